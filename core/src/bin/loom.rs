@@ -1,0 +1,105 @@
+//! The `loom` command line: assemble, build, run and benchmark programs.
+//! Input kind is chosen by file extension (`.s` assembly, `.c` C).
+
+use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  loom asm FILE.s [--config NAME]
+  loom run FILE [--engine interp] [--config NAME] [--max-steps N] [--json]
+
+FILE is assembly (.s). Configurations: tiny small compact default large compact16 default16 large16.";
+
+struct Opts {
+    file: String,
+    config: Config,
+    engine: String,
+    max_steps: u64,
+    json: bool,
+}
+
+fn parse_opts(args: &[String]) -> Result<Opts, String> {
+    let mut file = None;
+    let mut opts = Opts {
+        file: String::new(),
+        config: Config::preset("compact").unwrap(),
+        engine: "interp".into(),
+        max_steps: 10_000_000,
+        json: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        match a.as_str() {
+            "--config" => opts.config = Config::preset(&value("--config")?).map_err(|e| e.0)?,
+            "--engine" => opts.engine = value("--engine")?,
+            "--max-steps" => {
+                let v = value("--max-steps")?;
+                opts.max_steps = v.parse().map_err(|_| format!("--max-steps: `{v}` is not a number"))?;
+            }
+            "--json" => opts.json = true,
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    return Err("only one input file".into());
+                }
+            }
+        }
+    }
+    opts.file = file.ok_or("missing input file")?;
+    Ok(opts)
+}
+
+/// Loads a program from a file, choosing the front end by extension.
+fn load(opts: &Opts) -> Result<Program, String> {
+    let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
+    match opts.file.rsplit('.').next() {
+        Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
+        _ => Err(format!("{}: unknown file type (expected .s)", opts.file)),
+    }
+}
+
+fn run(opts: &Opts) -> Result<(), String> {
+    let prog = load(opts)?;
+    let (status, steps, pc, mem) = match opts.engine.as_str() {
+        "interp" => {
+            let mut m = Interp::new(&prog).map_err(|e| e.to_string())?;
+            let status = m.run(opts.max_steps);
+            (status, m.steps(), m.pc(), m.mem().to_vec())
+        }
+        other => return Err(format!("unknown engine `{other}` (engines: interp)")),
+    };
+    let rep = report::run_report(&prog, &status, steps, pc, &mem);
+    if opts.json {
+        println!("{rep}");
+    } else {
+        println!("status: {}  steps: {steps}  pc: {pc}", rep["status"].as_str().unwrap_or("?"));
+        if let Some(f) = rep["fault"].as_object() {
+            println!("fault: {} (line {})", f["message"], f["line"]);
+        }
+        for (k, v) in rep["vars"].as_object().into_iter().flatten() {
+            println!("  {k} = {v}");
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(cmd) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = parse_opts(&args[1..]).and_then(|opts| match cmd.as_str() {
+        "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
+        "run" => run(&opts),
+        _ => Err(format!("unknown command `{cmd}`\n{USAGE}")),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! The program image: what the assembler and the compiler produce and what the
+//! interpreter and the transformer load.
+//!
+//! Loading validates the image once (spec §5 fixes 2, 3, 5, 6), so the engines
+//! can execute without re-checking operand regions: only run-time pointers
+//! (LOAD/STORE/FIND) can still fault.
+
+use crate::config::Config;
+use crate::isa::{Instr, Opcode, Operand};
+use std::fmt;
+
+/// A source location: 1-based line, 1-based column range `[col, end_col)` on that line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub struct SrcLoc {
+    pub line: u32,
+    pub col: u32,
+    pub end_col: u32,
+}
+
+/// A named variable in memory. Scalars have `len == 1` and `is_array == false`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Symbol {
+    pub name: String,
+    /// First memory slot (not column).
+    pub slot: usize,
+    pub len: usize,
+    pub is_array: bool,
+    /// Where the name is visible: `"global"`, or the function (and block) that declares it.
+    pub scope: String,
+    /// Compiler temporaries are hidden from `vars` output and the UI's variable list.
+    pub hidden: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Program {
+    pub config: Config,
+    pub code: Vec<Instr>,
+    /// Initial memory, one signed N-bit word per slot; always `config.mem_slots` long.
+    pub data: Vec<i32>,
+    pub symbols: Vec<Symbol>,
+    /// Source location of each instruction (same length as `code`), when known.
+    pub locs: Vec<Option<SrcLoc>>,
+    /// Instruction indices of `frame()` points: the host may pause when the PC reaches one.
+    pub frames: Vec<usize>,
+    /// Instructions that stop the run with a fault when reached (e.g. the compiler's
+    /// division-by-zero check jumps to one). Each is a HALT, so an engine that ignored
+    /// traps would still stop; reporting them is the host's job.
+    pub traps: Vec<Trap>,
+}
+
+/// A run-time fault the program raises by reaching instruction `index`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Trap {
+    pub index: usize,
+    pub message: String,
+}
+
+/// Why an image cannot be loaded. `index` names the offending instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub index: Option<usize>,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "instruction {i}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl Program {
+    /// An empty image (all memory zero) for a configuration.
+    pub fn empty(config: Config) -> Program {
+        Program {
+            config,
+            code: Vec::new(),
+            data: vec![0; config.mem_slots],
+            symbols: Vec::new(),
+            locs: Vec::new(),
+            frames: Vec::new(),
+            traps: Vec::new(),
+        }
+    }
+
+    /// Checks everything that can be checked before running: sizes, opcodes,
+    /// operand regions, word ranges. The engines rely on it.
+    pub fn validate(&self) -> Result<(), LoadError> {
+        let cfg = &self.config;
+        let whole = |message: String| Err(LoadError { index: None, message });
+        if let Err(e) = cfg.validate() {
+            return whole(e.0);
+        }
+        if self.code.len() > cfg.instr_slots() {
+            let hint = match Config::smallest_fitting(self.code.len(), self.used_slots(), cfg.word_bits) {
+                Some(c) => format!("; `{}` has {} slots", c.name, c.instr_slots()),
+                None => String::new(),
+            };
+            return whole(format!(
+                "the program needs {} instruction slots but `{}` has {}{hint}",
+                self.code.len(),
+                cfg.name,
+                cfg.instr_slots()
+            ));
+        }
+        if self.data.len() != cfg.mem_slots {
+            return whole(format!(
+                "the image has {} memory words but `{}` has {} slots",
+                self.data.len(),
+                cfg.name,
+                cfg.mem_slots
+            ));
+        }
+        if self.locs.len() != self.code.len() {
+            return whole("the source map does not cover every instruction".into());
+        }
+        for (slot, &v) in self.data.iter().enumerate() {
+            if v < cfg.word_min() || v > cfg.word_max() {
+                return whole(format!("memory slot {slot} holds {v}, which does not fit in {} bits", cfg.word_bits));
+            }
+        }
+        for sym in &self.symbols {
+            if sym.slot + sym.len > cfg.mem_slots {
+                return whole(format!("variable `{}` lies outside memory", sym.name));
+            }
+        }
+        for (i, ins) in self.code.iter().enumerate() {
+            self.check_instr(*ins).map_err(|message| LoadError { index: Some(i), message })?;
+        }
+        for &f in &self.frames {
+            if f > self.code.len() {
+                return whole(format!("frame point {f} lies outside the program"));
+            }
+        }
+        for t in &self.traps {
+            if self.code.get(t.index) != Some(&Instr::HALT) {
+                return whole(format!("trap {} is not a HALT instruction", t.index));
+            }
+        }
+        Ok(())
+    }
+
+    /// The trap at instruction `index`, if any.
+    pub fn trap_at(&self, index: usize) -> Option<&Trap> {
+        self.traps.iter().find(|t| t.index == index)
+    }
+
+    fn check_instr(&self, ins: Instr) -> Result<(), String> {
+        let op = ins
+            .opcode()
+            .ok_or_else(|| format!("undefined opcode {} (defined: 0..=20, or a ≥ 32 for SUBLEQ)", ins.a))?;
+        let info = op.info();
+        if op == Opcode::Subleq {
+            self.check_operand("a", ins.a, info.a)?;
+        }
+        self.check_operand("b", ins.b, info.b)?;
+        self.check_operand("c", ins.c, info.c)
+    }
+
+    fn check_operand(&self, field: &str, v: u32, kind: Operand) -> Result<(), String> {
+        let cfg = &self.config;
+        let v = v as usize;
+        let ok = match kind {
+            Operand::None => v == 0,
+            Operand::Mem => (cfg.mem_col(0)..cfg.mem_col(cfg.mem_slots)).contains(&v),
+            Operand::Target => (cfg.instr_col(0)..cfg.instr_col(self.code.len())).contains(&v),
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(match kind {
+            Operand::None => format!("operand {field} must be 0, found {v}"),
+            Operand::Mem => format!(
+                "operand {field} = {v} is not a memory column (memory is columns {}..{})",
+                cfg.mem_col(0),
+                cfg.mem_col(cfg.mem_slots) - 1
+            ),
+            Operand::Target => format!(
+                "jump target {field} = {v} is outside the program (instructions are columns {}..{})",
+                cfg.instr_col(0),
+                cfg.instr_col(self.code.len()).saturating_sub(1)
+            ),
+        })
+    }
+
+    /// Memory slots up to the last one a symbol or nonzero word uses.
+    pub fn used_slots(&self) -> usize {
+        let by_sym = self.symbols.iter().map(|s| s.slot + s.len).max().unwrap_or(0);
+        let by_data = self.data.iter().rposition(|&v| v != 0).map_or(0, |i| i + 1);
+        by_sym.max(by_data)
+    }
+
+    pub fn symbol(&self, name: &str) -> Option<&Symbol> {
+        self.symbols.iter().find(|s| s.name == name)
+    }
+
+    /// Source line of the instruction at column `pc`, if known.
+    pub fn line_at_pc(&self, pc: usize) -> Option<u32> {
+        let k = pc.checked_sub(self.config.instr_col(0))?;
+        self.locs.get(k).copied().flatten().map(|l| l.line)
+    }
+}

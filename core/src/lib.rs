@@ -1,0 +1,18 @@
+//! Loom: C programs executed by a transformer whose weights are derived by hand.
+//!
+//! The crate is layered: [`isa`] and [`config`] define the machine, [`image`]
+//! is the loaded program every engine shares, [`interp`] is the reference
+//! semantics, [`asm`] the text format. See `ARCHITECTURE.md` at the root.
+
+pub mod asm;
+pub mod config;
+pub mod diag;
+pub mod image;
+pub mod interp;
+pub mod isa;
+pub mod report;
+pub mod state;
+
+pub use config::Config;
+pub use image::Program;
+pub use interp::Interp;
