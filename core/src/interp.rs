@@ -8,6 +8,7 @@
 //! transformer does (an empty instruction column decodes to HALT 0 0).
 
 use crate::config::Config;
+use crate::engine::Engine;
 use crate::image::{LoadError, Program};
 use crate::isa::{Instr, Opcode};
 use crate::state::{precheck, MachineState, Status};
@@ -96,51 +97,16 @@ impl Interp {
         Ok(Interp { prog: prog.clone(), ops, mem: prog.data.clone(), k: Some(0), steps: 0, status: Status::Running })
     }
 
-    pub fn program(&self) -> &Program {
-        &self.prog
-    }
-
     pub fn config(&self) -> &Config {
         &self.prog.config
-    }
-
-    /// The PC as a column (0 once halted).
-    pub fn pc(&self) -> usize {
-        self.k.map_or(0, |k| self.prog.config.instr_col(k))
-    }
-
-    pub fn steps(&self) -> u64 {
-        self.steps
-    }
-
-    pub fn status(&self) -> &Status {
-        &self.status
     }
 
     pub fn mem(&self) -> &[i32] {
         &self.mem
     }
 
-    /// Host access to memory (the demos' input/output convention). Values are wrapped to N bits.
-    pub fn write_slot(&mut self, slot: usize, value: i64) {
-        self.mem[slot] = self.prog.config.wrap(value);
-    }
-
-    pub fn state(&self) -> MachineState {
-        MachineState { pc: self.pc(), mem: self.mem.clone() }
-    }
-
-    /// Executes one instruction. Returns the status after it.
-    pub fn step(&mut self) -> Status {
-        match self.run(self.steps + 1) {
-            Status::Budget => Status::Running,
-            s => s,
-        }
-    }
-
-    /// Runs until HALT, a fault, or until `max_steps` steps in total have been
-    /// executed; that last case returns [`Status::Budget`] and stays resumable.
-    pub fn run(&mut self, max_steps: u64) -> Status {
+    /// The loop behind [`Engine::run`]; `breaks` is indexed by instruction.
+    fn exec(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
         if !self.status.is_running() {
             return self.status.clone();
         }
@@ -233,6 +199,9 @@ impl Interp {
             }
             steps += 1;
             k = next;
+            if breaks.is_some_and(|b| b.get(k) == Some(&true)) {
+                break Status::Running;
+            }
         };
         if self.k.is_some() {
             self.k = Some(k);
@@ -242,5 +211,43 @@ impl Interp {
             self.status = outcome.clone();
         }
         outcome
+    }
+}
+
+impl Engine for Interp {
+    fn name(&self) -> &'static str {
+        "interp"
+    }
+
+    fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
+        self.exec(max_steps, breaks)
+    }
+
+    fn status(&self) -> Status {
+        self.status.clone()
+    }
+
+    fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    fn pc(&self) -> usize {
+        self.k.map_or(0, |k| self.prog.config.instr_col(k))
+    }
+
+    fn read_slot(&self, slot: usize) -> i32 {
+        self.mem[slot]
+    }
+
+    fn write_slot(&mut self, slot: usize, value: i64) {
+        self.mem[slot] = self.prog.config.wrap(value);
+    }
+
+    fn state(&self) -> MachineState {
+        MachineState { pc: self.pc(), mem: self.mem.clone() }
     }
 }

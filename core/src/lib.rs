@@ -7,6 +7,7 @@
 pub mod asm;
 pub mod config;
 pub mod diag;
+pub mod engine;
 pub mod image;
 pub mod interp;
 pub mod isa;
@@ -14,5 +15,6 @@ pub mod report;
 pub mod state;
 
 pub use config::Config;
+pub use engine::Engine;
 pub use image::Program;
 pub use interp::Interp;

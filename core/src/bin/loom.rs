@@ -1,7 +1,7 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report};
+use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -64,7 +64,7 @@ fn run(opts: &Opts) -> Result<(), String> {
     let (status, steps, pc, mem) = match opts.engine.as_str() {
         "interp" => {
             let mut m = Interp::new(&prog).map_err(|e| e.to_string())?;
-            let status = m.run(opts.max_steps);
+            let status = m.run(opts.max_steps, None);
             (status, m.steps(), m.pc(), m.mem().to_vec())
         }
         other => return Err(format!("unknown engine `{other}` (engines: interp)")),
