@@ -46,3 +46,14 @@ pub trait Engine {
         MachineState { pc: self.pc(), mem: (0..m).map(|s| self.read_slot(s)).collect() }
     }
 }
+
+/// The engines `by_name` knows, for help texts and pickers.
+pub const ENGINE_NAMES: [&str; 1] = ["interp"];
+
+/// Builds an engine by name for a program (validating the program).
+pub fn by_name(name: &str, prog: &Program) -> Result<Box<dyn Engine>, String> {
+    match name {
+        "interp" => Ok(Box::new(crate::interp::Interp::new(prog).map_err(|e| e.to_string())?)),
+        other => Err(format!("unknown engine `{other}` (engines: {})", ENGINE_NAMES.join(", "))),
+    }
+}

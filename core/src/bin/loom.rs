@@ -1,12 +1,13 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report, Engine};
+use loom_core::{asm, bench, config::Config, diag, engine, image::Program, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME]
   loom run FILE [--engine interp] [--config NAME] [--max-steps N] [--json]
+  loom bench [--json]
 
 FILE is assembly (.s). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -61,19 +62,13 @@ fn load(opts: &Opts) -> Result<Program, String> {
 
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
-    let (status, steps, pc, mem) = match opts.engine.as_str() {
-        "interp" => {
-            let mut m = Interp::new(&prog).map_err(|e| e.to_string())?;
-            let status = m.run(opts.max_steps, None);
-            (status, m.steps(), m.pc(), m.mem().to_vec())
-        }
-        other => return Err(format!("unknown engine `{other}` (engines: interp)")),
-    };
-    let rep = report::run_report(&prog, &status, steps, pc, &mem);
+    let mut m = engine::by_name(&opts.engine, &prog)?;
+    let status = m.run(opts.max_steps, None);
+    let rep = report::run_report(&prog, &status, m.steps(), m.pc(), &m.state().mem);
     if opts.json {
         println!("{rep}");
     } else {
-        println!("status: {}  steps: {steps}  pc: {pc}", rep["status"].as_str().unwrap_or("?"));
+        println!("status: {}  steps: {}  pc: {}", rep["status"].as_str().unwrap_or("?"), m.steps(), m.pc());
         if let Some(f) = rep["fault"].as_object() {
             println!("fault: {} (line {})", f["message"], f["line"]);
         }
@@ -84,12 +79,63 @@ fn run(opts: &Opts) -> Result<(), String> {
     Ok(())
 }
 
+/// The memory walk from `tests/asm/memwalk.s`, retargeted to `config`'s memory size.
+fn memwalk(config: Config) -> Result<Program, String> {
+    asm::assemble(include_str!("../../../tests/asm/memwalk.s"), config).map_err(|d| format!("{d:?}"))
+}
+
+fn set_memwalk_top(e: &mut dyn Engine) {
+    let prog = e.program();
+    let (slot, m) = (prog.symbol("top").map_or(0, |s| s.slot), prog.config.mem_slots);
+    e.write_slot(slot, m as i64);
+}
+
+fn bench_cases() -> Result<Vec<bench::Case>, String> {
+    let cfg = |n: &str| Config::preset(n).map_err(|e| e.0);
+    Ok(vec![
+        bench::Case {
+            name: "memwalk".into(),
+            program: memwalk(cfg("compact")?)?,
+            steps: Some(20_000_000),
+            engines: vec!["interp"],
+            setup: set_memwalk_top,
+        },
+        bench::Case {
+            name: "memwalk-small".into(),
+            program: memwalk(cfg("small")?)?,
+            steps: Some(2_000_000),
+            engines: vec!["interp"],
+            setup: set_memwalk_top,
+        },
+    ])
+}
+
+fn bench_cmd(args: &[String]) -> Result<(), String> {
+    let json = args.iter().any(|a| a == "--json");
+    let rows = bench::run(&bench_cases()?, engine::by_name)?;
+    if json {
+        println!("{}", serde_json::json!({ "results": rows }));
+    } else {
+        print!("{}", bench::table(&rows));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
+    if cmd == "bench" {
+        return match bench_cmd(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let result = parse_opts(&args[1..]).and_then(|opts| match cmd.as_str() {
         "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
         "run" => run(&opts),
