@@ -40,8 +40,8 @@ export function debounce(fn, ms) {
   return debounced;
 }
 
-// Rust may hand over a JSON string (serde_json) or an already-built array.
-function fromJson(value) {
+// Rust may hand over a JSON string (serde_json) or an already-built value.
+export function fromJson(value) {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
 

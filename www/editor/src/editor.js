@@ -21,6 +21,7 @@ import {
   CHANGE_DEBOUNCE_MS,
   columnOffset,
   debounce,
+  fromJson,
   handleRegistry,
   keyCommand,
   sameLines,
@@ -61,7 +62,8 @@ function diagnosticRange(doc, d) {
   return { from, to: line.from + columnOffset(line.text, end) };
 }
 
-function create(parent, initialText = "", options = {}) {
+function create(parent, initialText = "", options) {
+  options = fromJson(options) ?? {};
   const theme = new Compartment();
   const readOnly = new Compartment();
   const editor = { view: null, theme, readOnly, onChange: null, onBreakpoints: null, onKey: null, lines: [] };
@@ -223,7 +225,7 @@ function destroy(handle) {
 }
 
 window.LoomEditor = {
-  kind: "codemirror",
+  kind: () => "codemirror",
   create,
   getText,
   setText,

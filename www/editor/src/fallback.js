@@ -1,11 +1,11 @@
 // window.LoomEditorFallback: the LoomEditor API on a plain <textarea>, for
 // when the CodeMirror bundle fails to load. Loaded after loom-editor.js, it
 // also fills in window.LoomEditor if that is still missing, so the Rust side
-// binds one namespace and reads `LoomEditor.kind` to know which one it got.
+// binds one namespace and calls `LoomEditor.kind()` to know which one it got.
 // Without a gutter, breakpoints are only stored (set/get round-trips) and
 // diagnostics show as a red border plus a hover title.
 
-import { CHANGE_DEBOUNCE_MS, columnOffset, debounce, handleRegistry, keyCommand, sameLines, toDiagnostics, toLines } from "./common.js";
+import { CHANGE_DEBOUNCE_MS, columnOffset, debounce, fromJson, handleRegistry, keyCommand, sameLines, toDiagnostics, toLines } from "./common.js";
 
 const editors = handleRegistry("textarea");
 const LINE_HEIGHT = 1.45; // em; fixed so a line number converts to a scroll offset
@@ -42,7 +42,8 @@ function setLines(editor, lines) {
   editor.onBreakpoints?.(lines);
 }
 
-function create(parent, initialText = "", options = {}) {
+function create(parent, initialText = "", options) {
+  options = fromJson(options) ?? {};
   const area = document.createElement("textarea");
   area.value = String(initialText ?? "");
   area.spellcheck = false;
@@ -163,7 +164,7 @@ function destroy(handle) {
 }
 
 const api = {
-  kind: "textarea",
+  kind: () => "textarea",
   create,
   getText,
   setText,

@@ -70,7 +70,7 @@ const events = (page, kind) => page.evaluate((k) => window.events.filter((e) => 
 test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, dark mode", async () => {
   const { page, errors } = await open("/demo.html");
   const editor = page.getByTestId("editor");
-  assert.equal(await page.evaluate(() => window.LoomEditor.kind), "codemirror");
+  assert.equal(await page.evaluate(() => window.LoomEditor.kind()), "codemirror");
   assert.equal(await editor.locator(".cm-editor").count(), 1);
   // C highlighting is on: keywords get a highlight class.
   assert.ok((await editor.locator(".cm-content span[class]").count()) > 10);
@@ -124,9 +124,13 @@ test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, d
   // The executing line is highlighted, and scrolled to when off screen.
   await call(page, "setCurrentLine", 5);
   assert.equal(await editor.locator(".cm-loom-current-line").textContent(), "  while (n > 0) {");
+  await page.waitForTimeout(300); // let the Enter typed above report its change
+  const changes = (await events(page, "change")).length;
   const long = Array.from({ length: 200 }, (_, i) => `int v${i + 1} = ${i};`).join("\n");
   await call(page, "setText", long);
   assert.deepEqual(await call(page, "getBreakpoints"), [], "setText clears breakpoints");
+  await page.waitForTimeout(300); // past the debounce: setText must not echo through onChange
+  assert.equal((await events(page, "change")).length, changes);
   await call(page, "setCurrentLine", 150);
   await editor.locator(".cm-loom-current-line").waitFor();
   assert.equal(await editor.locator(".cm-loom-current-line").textContent(), "int v150 = 149;");
@@ -157,6 +161,10 @@ test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, d
   await call(page, "setReadOnly", true);
   await page.keyboard.type("xyz");
   assert.equal(await call(page, "getText"), before);
+  await gutterCell(2).click(); // breakpoints stay clickable while read-only
+  assert.deepEqual(await call(page, "getBreakpoints"), [2]);
+  await editor.locator(".cm-content").click();
+  await call(page, "gotoLine", 7);
   await call(page, "setReadOnly", false);
   await page.keyboard.type("xyz");
   assert.notEqual(await call(page, "getText"), before);
@@ -171,6 +179,7 @@ test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, d
   await call(page, "setCurrentLine", 5);
   await editor.locator(".cm-lintRange-error").hover();
   await page.locator(".cm-tooltip-lint").waitFor();
+  await gutterCell(8).hover(); // shows the faint "click to add" dot
   await page.screenshot({ path: `${shots}/light.png` });
   const background = () => editor.locator(".cm-editor").evaluate((e) => getComputedStyle(e).backgroundColor);
   assert.equal(await background(), "rgb(255, 255, 255)");
@@ -188,7 +197,7 @@ test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, d
 
 test("textarea fallback takes over when the bundle fails to load", async () => {
   const { page, errors } = await open("/demo.html", (p) => p.route("**/loom-editor.js", (route) => route.abort()));
-  assert.equal(await page.evaluate(() => window.LoomEditor.kind), "textarea");
+  assert.equal(await page.evaluate(() => window.LoomEditor.kind()), "textarea");
   const area = page.getByTestId("editor").locator("textarea");
   await area.click();
   await page.keyboard.press("Control+End");
