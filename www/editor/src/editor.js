@@ -7,7 +7,15 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirro
 import { cpp } from "@codemirror/lang-cpp";
 import { bracketMatching, indentOnInput } from "@codemirror/language";
 import { setDiagnostics as lintDiagnostics } from "@codemirror/lint";
-import { Annotation, Compartment, EditorSelection, EditorState, Prec, StateEffect, StateField } from "@codemirror/state";
+import {
+  Annotation,
+  Compartment,
+  EditorSelection,
+  EditorState,
+  Prec,
+  StateEffect,
+  StateField,
+} from "@codemirror/state";
 import {
   Decoration,
   EditorView,
@@ -43,7 +51,8 @@ const currentLineField = StateField.define({
     for (const effect of tr.effects) {
       if (!effect.is(setCurrentLineEffect)) continue;
       const line = effect.value;
-      marks = line >= 1 && line <= tr.newDoc.lines ? Decoration.set([currentLineMark.range(tr.newDoc.line(line).from)]) : Decoration.none;
+      const inDoc = line >= 1 && line <= tr.newDoc.lines;
+      marks = inDoc ? Decoration.set([currentLineMark.range(tr.newDoc.line(line).from)]) : Decoration.none;
     }
     return marks;
   },
@@ -154,7 +163,11 @@ function setDiagnostics(handle, diagnostics) {
   const view = editors.get(handle)?.view;
   if (!view) return;
   const doc = view.state.doc;
-  const list = toDiagnostics(diagnostics).map((d) => ({ ...diagnosticRange(doc, d), severity: d.severity, message: d.message }));
+  const list = toDiagnostics(diagnostics).map((d) => ({
+    ...diagnosticRange(doc, d),
+    severity: d.severity,
+    message: d.message,
+  }));
   view.dispatch(lintDiagnostics(view.state, list));
 }
 
@@ -196,7 +209,9 @@ function gotoLine(handle, line, col = 0, endCol = 0) {
   const target = doc.line(Math.min(Math.max(1, Number(line) || 1), doc.lines));
   const at = (c) => target.from + columnOffset(target.text, c);
   const selection =
-    col >= 1 ? EditorSelection.range(at(col), endCol > col ? at(endCol) : at(col)) : EditorSelection.range(target.from, target.to);
+    col >= 1
+      ? EditorSelection.range(at(col), endCol > col ? at(endCol) : at(col))
+      : EditorSelection.range(target.from, target.to);
   view.dispatch({ selection, effects: EditorView.scrollIntoView(selection, { y: "center" }) });
   view.focus();
 }

@@ -5,7 +5,17 @@
 // Without a gutter, breakpoints are only stored (set/get round-trips) and
 // diagnostics show as a red border plus a hover title.
 
-import { CHANGE_DEBOUNCE_MS, columnOffset, debounce, fromJson, handleRegistry, keyCommand, sameLines, toDiagnostics, toLines } from "./common.js";
+import {
+  CHANGE_DEBOUNCE_MS,
+  columnOffset,
+  debounce,
+  fromJson,
+  handleRegistry,
+  keyCommand,
+  sameLines,
+  toDiagnostics,
+  toLines,
+} from "./common.js";
 
 const editors = handleRegistry("textarea");
 const LINE_HEIGHT = 1.45; // em; fixed so a line number converts to a scroll offset
@@ -62,7 +72,8 @@ function create(parent, initialText = "", options) {
     lineHeight: String(LINE_HEIGHT),
     tabSize: "4",
   });
-  const editor = { area, dark: !!options.dark, diagnostics: [], lines: [], onChange: null, onBreakpoints: null, onKey: null };
+  const editor = { area, dark: !!options.dark, diagnostics: [], lines: [] };
+  editor.onChange = editor.onBreakpoints = editor.onKey = null;
   editor.reportChange = debounce(() => editor.onChange?.(area.value), CHANGE_DEBOUNCE_MS);
   area.addEventListener("input", editor.reportChange);
   area.addEventListener("keydown", (event) => {

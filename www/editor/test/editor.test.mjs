@@ -65,7 +65,8 @@ async function open(path, setup) {
 }
 
 const call = (page, name, ...args) => page.evaluate(([n, a]) => window.demo.api[n](window.demo.h, ...a), [name, args]);
-const events = (page, kind) => page.evaluate((k) => window.events.filter((e) => e.kind === k).map((e) => e.value), kind);
+const events = (page, kind) =>
+  page.evaluate((k) => window.events.filter((e) => e.kind === k).map((e) => e.value), kind);
 
 test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, dark mode", async () => {
   const { page, errors } = await open("/demo.html");
@@ -99,7 +100,9 @@ test("CodeMirror editor: typing, diagnostics, breakpoints, current line, keys, d
   await call(
     page,
     "setDiagnostics",
-    JSON.stringify([{ severity: "error", message: "bad", span: { line: 2, col: 5, end_col: 8 }, notes: [], hint: "fix" }]),
+    JSON.stringify([
+      { severity: "error", message: "bad", span: { line: 2, col: 5, end_col: 8 }, notes: [], hint: "fix" },
+    ]),
   );
   assert.equal(await editor.locator(".cm-lintRange-error").textContent(), "sum");
   await editor.locator(".cm-lintRange-error").hover();
@@ -210,7 +213,8 @@ test("textarea fallback takes over when the bundle fails to load", async () => {
   assert.deepEqual(await events(page, "key"), ["compile"]);
   assert.ok((await call(page, "getText")).endsWith("// more"), "Ctrl+Enter inserts nothing");
 
-  await call(page, "setDiagnostics", [{ line: 12, col: 20, endCol: 21, severity: "error", message: "undefined variable `y`" }]);
+  const undefinedY = { line: 12, col: 20, endCol: 21, severity: "error", message: "undefined variable `y`" };
+  await call(page, "setDiagnostics", [undefinedY]);
   assert.equal(await area.getAttribute("title"), "12:20: error: undefined variable `y`");
   await call(page, "setBreakpoints", [4, 2]);
   assert.deepEqual(await call(page, "getBreakpoints"), [2, 4]);
