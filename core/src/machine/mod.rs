@@ -61,6 +61,23 @@ impl<B: Backend> Transformer<B> {
         Transformer { prog: prog.clone(), weights, backend, x, steps: 0, status: Status::Running }
     }
 
+    /// Starts over with another program of the same configuration, keeping
+    /// the weights and the backend (and its caches, which notice the change).
+    pub fn reload(&mut self, prog: &Program) -> Result<(), LoadError> {
+        prog.validate()?;
+        assert_eq!(prog.config, self.prog.config, "reload needs the same configuration");
+        self.x = tensor::encode(prog, &self.weights.layout);
+        self.prog = prog.clone();
+        self.steps = 0;
+        self.status = Status::Running;
+        Ok(())
+    }
+
+    /// Replaces the tensor (tests set up registers directly).
+    pub fn set_tensor(&mut self, x: Tensor) {
+        self.x = x;
+    }
+
     pub fn layout(&self) -> &Layout {
         &self.weights.layout
     }
