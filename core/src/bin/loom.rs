@@ -1,12 +1,14 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
+use loom_core::machine::{lockstep::lockstep, weights::Weights, DenseEngine, SparseEngine};
 use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME]
-  loom run FILE [--engine interp] [--config NAME] [--max-steps N] [--json]
+  loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
+  loom weights [--config NAME]
 
 FILE is assembly (.s). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -16,6 +18,7 @@ struct Opts {
     engine: String,
     max_steps: u64,
     json: bool,
+    lockstep: bool,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
@@ -26,6 +29,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         engine: "interp".into(),
         max_steps: 10_000_000,
         json: false,
+        lockstep: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -38,6 +42,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
                 opts.max_steps = v.parse().map_err(|_| format!("--max-steps: `{v}` is not a number"))?;
             }
             "--json" => opts.json = true,
+            "--lockstep" => opts.lockstep = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s => {
                 if file.replace(s.to_string()).is_some() {
@@ -46,12 +51,15 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             }
         }
     }
-    opts.file = file.ok_or("missing input file")?;
+    opts.file = file.unwrap_or_default();
     Ok(opts)
 }
 
 /// Loads a program from a file, choosing the front end by extension.
 fn load(opts: &Opts) -> Result<Program, String> {
+    if opts.file.is_empty() {
+        return Err("missing input file".into());
+    }
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
     match opts.file.rsplit('.').next() {
         Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
@@ -59,16 +67,42 @@ fn load(opts: &Opts) -> Result<Program, String> {
     }
 }
 
+/// Builds the chosen engine.
+fn engine(name: &str, prog: &Program) -> Result<Box<dyn Engine>, String> {
+    let e = |e: loom_core::image::LoadError| e.to_string();
+    Ok(match name {
+        "interp" => Box::new(Interp::new(prog).map_err(e)?),
+        "dense" => Box::new(DenseEngine::new(prog).map_err(e)?),
+        "sparse" => Box::new(SparseEngine::new(prog).map_err(e)?),
+        other => return Err(format!("unknown engine `{other}` (engines: interp, dense, sparse)")),
+    })
+}
+
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
-    let (status, steps, pc, mem) = match opts.engine.as_str() {
-        "interp" => {
-            let mut m = Interp::new(&prog).map_err(|e| e.to_string())?;
-            let status = m.run(opts.max_steps, None);
-            (status, m.steps(), m.pc(), m.mem().to_vec())
+    let mut m = engine(&opts.engine, &prog)?;
+    let status = if opts.lockstep {
+        if opts.engine == "interp" {
+            return Err(
+                "--lockstep compares a transformer engine with the interpreter: add --engine dense|sparse".into()
+            );
         }
-        other => return Err(format!("unknown engine `{other}` (engines: interp)")),
+        let mut oracle = Interp::new(&prog).map_err(|e| e.to_string())?;
+        match lockstep(m.as_mut(), &mut oracle, opts.max_steps) {
+            Ok(s) => {
+                eprintln!("lockstep: {} agreed with the interpreter for {} steps", m.name(), m.steps());
+                if s.is_running() {
+                    loom_core::state::Status::Budget
+                } else {
+                    s
+                }
+            }
+            Err(d) => return Err(format!("lockstep: {d}")),
+        }
+    } else {
+        m.run(opts.max_steps, None)
     };
+    let (steps, pc, mem) = (m.steps(), m.pc(), m.state().mem);
     let rep = report::run_report(&prog, &status, steps, pc, &mem);
     if opts.json {
         println!("{rep}");
@@ -84,6 +118,30 @@ fn run(opts: &Opts) -> Result<(), String> {
     Ok(())
 }
 
+/// Per-layer statistics of the weights for a configuration.
+fn weights(cfg: &Config) {
+    let w = Weights::build(cfg);
+    println!("{cfg}");
+    println!("{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
+    let stats = w.stats();
+    for s in &stats {
+        println!("{:<16} {:>5} {:>8} {:>9} {:>8}", s.name, s.heads, s.ffn_rows, s.nonzeros, s.distinct);
+    }
+    let all: Vec<f32> = w.layers.iter().flat_map(loom_core::machine::weights::LayerStats::values).collect();
+    let mut distinct: Vec<u32> = all.iter().map(|v| v.to_bits()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let sum = |f: fn(&loom_core::machine::weights::LayerStats) -> usize| stats.iter().map(f).sum::<usize>();
+    println!(
+        "{:<16} {:>5} {:>8} {:>9} {:>8}",
+        "total",
+        sum(|s| s.heads),
+        sum(|s| s.ffn_rows),
+        all.len(),
+        distinct.len()
+    );
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
@@ -93,6 +151,10 @@ fn main() -> ExitCode {
     let result = parse_opts(&args[1..]).and_then(|opts| match cmd.as_str() {
         "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
         "run" => run(&opts),
+        "weights" => {
+            weights(&opts.config);
+            Ok(())
+        }
         _ => Err(format!("unknown command `{cmd}`\n{USAGE}")),
     });
     match result {

@@ -74,8 +74,9 @@ impl Rig {
         Rig { cfg, sparse, dense }
     }
 
-    /// Runs `prog` on every engine in lockstep with the interpreter; panics with the divergence.
-    pub fn check(&mut self, prog: &Program, max_steps: u64, what: &str) {
+    /// Runs `prog` on every engine in lockstep with the interpreter; panics
+    /// with the divergence. Returns the steps run.
+    pub fn check(&mut self, prog: &Program, max_steps: u64, what: &str) -> u64 {
         self.sparse.reload(prog).unwrap();
         let mut i = Interp::new(prog).unwrap();
         if let Err(d) = lockstep(&mut self.sparse, &mut i, max_steps) {
@@ -88,5 +89,6 @@ impl Rig {
                 panic!("{} dense, {what}: {d}", self.cfg.name);
             }
         }
+        loom_core::Engine::steps(&self.sparse)
     }
 }

@@ -32,6 +32,6 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
             minus_one.push((r, -1.0));
         }
     }
-    f.relu(&g.col0.clone().add(1.0), &minus_one);
+    f.relu(&g.col0.clone().plus_const(1.0), &minus_one);
     Layer { name: "L1 fetch", heads: vec![fetch], ffn: f.finish() }
 }

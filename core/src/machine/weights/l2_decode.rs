@@ -63,10 +63,10 @@ fn minuend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         // Bitwise ops on bipolar x = M[b], y = M[c]: AND lowers x where y = −1,
         // OR raises it where y = +1, XOR flips it where y = +1.
         let (x, y) = (mb(i), mc(i));
-        f.relu(&x.clone().plus(&y.neg()).add(-1.0).plus(&g.op(Opcode::And)), &[(out, -2.0)]);
-        f.relu(&y.clone().plus(&x.neg()).add(-1.0).plus(&g.op(Opcode::Or)), &[(out, 2.0)]);
-        f.relu(&x.clone().plus(&y).add(-1.0).plus(&g.op(Opcode::Xor)), &[(out, -2.0)]);
-        f.relu(&y.clone().plus(&x.neg()).add(-1.0).plus(&g.op(Opcode::Xor)), &[(out, 2.0)]);
+        f.relu(&x.clone().plus(&y.neg()).plus_const(-1.0).plus(&g.op(Opcode::And)), &[(out, -2.0)]);
+        f.relu(&y.clone().plus(&x.neg()).plus_const(-1.0).plus(&g.op(Opcode::Or)), &[(out, 2.0)]);
+        f.relu(&x.clone().plus(&y).plus_const(-1.0).plus(&g.op(Opcode::Xor)), &[(out, -2.0)]);
+        f.relu(&y.clone().plus(&x.neg()).plus_const(-1.0).plus(&g.op(Opcode::Xor)), &[(out, 2.0)]);
     }
 }
 
@@ -91,7 +91,7 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
             f.gated_pos(&Lin::konst(2.0), &g.op(Opcode::Dec), out, 1.0);
         }
     }
-    f.relu(&g.col0.clone().add(1.0), &zero_word);
+    f.relu(&g.col0.clone().plus_const(1.0), &zero_word);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Add), lay.carry(), 1.0);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Mulacc).plus(&g.b_negative()), lay.carry(), 1.0);
 }
@@ -114,7 +114,7 @@ fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
             let mut s = Lin::konst(1.0);
             for t in 5..=k {
                 let w = (1u32 << (t - 5)) as f32 / 2.0;
-                s = s.plus(&ptr(t).scaled(w)).add(w);
+                s = s.plus(&ptr(t).scaled(w)).plus_const(w);
             }
             f.step(&s, (1u32 << j) as f32, &gate, out, 2.0);
             f.step(&s, (2u32 << j) as f32, &gate, out, -2.0);

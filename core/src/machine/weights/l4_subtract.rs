@@ -8,7 +8,7 @@ use crate::machine::layout::Layout;
 
 /// `S` for result bit `i`. On bipolar bits A − B = Σ 2^(j−1)·(min_j − sub_j).
 pub fn borrow_sum(lay: &Layout, i: usize) -> Lin {
-    let mut s = Lin::row(lay.carry(), -1.0).add((2u32 << i) as f32);
+    let mut s = Lin::row(lay.carry(), -1.0).plus_const((2u32 << i) as f32);
     for j in 0..=i {
         let w = (1u32 << j) as f32 / 2.0;
         s = s.add_row(lay.min.bit(j), w).add_row(lay.sub.bit(j), -w);
@@ -29,6 +29,6 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
         f.clear(out);
         minus_one.push((out, -1.0));
     }
-    f.relu(&g.col0.clone().add(1.0), &minus_one);
+    f.relu(&g.col0.clone().plus_const(1.0), &minus_one);
     Layer { name: "L4 subtract", heads: Vec::new(), ffn: f.finish() }
 }

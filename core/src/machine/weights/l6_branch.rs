@@ -13,7 +13,7 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
     for i in 0..lay.word {
         zero = zero.add_row(lay.min.bit(i), -1.0);
     }
-    let negative = Lin::row(lay.min.bit(lay.word - 1), 0.5).add(0.5);
+    let negative = Lin::row(lay.min.bit(lay.word - 1), 0.5).plus_const(0.5);
     let one = Lin::konst(1.0);
     // HALT jumps to c = 0.
     f.gated_pos(&one, &g.op(Opcode::Halt), flag, 1.0);
@@ -36,13 +36,13 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
         let mut s = Lin::konst(1.0);
         for j in 0..=k {
             let w = (1u32 << j) as f32 / 2.0;
-            s = s.add_row(lay.pc.bit(j), w).add(w);
+            s = s.add_row(lay.pc.bit(j), w).plus_const(w);
         }
         f.clear(out);
         f.step(&s, (1u32 << k) as f32, &g.col0, out, 2.0);
         f.step(&s, (2u32 << k) as f32, &g.col0, out, -2.0);
         minus_one.push((out, -1.0));
     }
-    f.relu(&g.col0.clone().add(1.0), &minus_one);
+    f.relu(&g.col0.clone().plus_const(1.0), &minus_one);
     Layer { name: "L6 flag+PC+1", heads: Vec::new(), ffn: f.finish() }
 }

@@ -151,7 +151,7 @@ impl Lin {
         self
     }
 
-    pub fn add(mut self, c: f32) -> Lin {
+    pub fn plus_const(mut self, c: f32) -> Lin {
         self.c += c;
         self
     }
@@ -196,7 +196,7 @@ pub struct Gates {
 impl Gates {
     fn new(lay: &Layout) -> Gates {
         let big = (1u32 << (lay.word + 2)) as f32;
-        let col0 = Lin::row(lay.indicator.start, 4.0 * big).add_row(lay.pos_top(), 2.0 * big).add(-4.0 * big);
+        let col0 = Lin::row(lay.indicator.start, 4.0 * big).add_row(lay.pos_top(), 2.0 * big).plus_const(-4.0 * big);
         Gates { lay: *lay, big, col0 }
     }
 
@@ -215,7 +215,7 @@ impl Gates {
     /// Open in column 0 for every extended operation (a < 32: all high bits of
     /// `dec_a` are −1). SUBLEQ = col0 − ext, as two gated units.
     pub fn ext(&self) -> Lin {
-        let mut g = self.col0.clone().add(-self.big / 2.0 * (self.lay.logn - 5) as f32);
+        let mut g = self.col0.clone().plus_const(-self.big / 2.0 * (self.lay.logn - 5) as f32);
         for i in 5..self.lay.logn {
             g = g.add_row(self.lay.dec_a.bit(i), -self.big / 2.0);
         }
@@ -229,12 +229,12 @@ impl Gates {
 
     /// Open when `M[b]` (half-valued in buffer.b) is negative.
     pub fn b_negative(&self) -> Lin {
-        Lin::row(self.lay.buf_b.bit(self.lay.word - 1), 2.0 * self.big).add(-self.big)
+        Lin::row(self.lay.buf_b.bit(self.lay.word - 1), 2.0 * self.big).plus_const(-self.big)
     }
 
     /// Open when the branch flag is 1.
     pub fn flag(&self) -> Lin {
-        Lin::row(self.lay.flag(), self.big).add(-self.big)
+        Lin::row(self.lay.flag(), self.big).plus_const(-self.big)
     }
 }
 
@@ -263,8 +263,8 @@ impl FfnBuilder {
 
     /// `row += w·[S ≥ t]` for an integer-valued `S`, as ReLU(S − t + 1) − ReLU(S − t).
     pub fn step(&mut self, s: &Lin, t: f32, gate: &Lin, row: usize, w: f32) {
-        let at = s.clone().plus(gate).add(-t);
-        self.relu(&at.clone().add(1.0), &[(row, w)]);
+        let at = s.clone().plus(gate).plus_const(-t);
+        self.relu(&at.clone().plus_const(1.0), &[(row, w)]);
         self.relu(&at, &[(row, -w)]);
     }
 
