@@ -48,12 +48,14 @@ pub trait Engine {
 }
 
 /// The engines `by_name` knows, for help texts and pickers.
-pub const ENGINE_NAMES: [&str; 1] = ["interp"];
+pub const ENGINE_NAMES: [&str; 3] = ["interp", "dense", "sparse"];
 
 /// Builds an engine by name for a program (validating the program).
 pub fn by_name(name: &str, prog: &Program) -> Result<Box<dyn Engine>, String> {
     match name {
         "interp" => Ok(Box::new(crate::interp::Interp::new(prog).map_err(|e| e.to_string())?)),
+        "dense" => Ok(Box::new(crate::machine::DenseEngine::new(prog).map_err(|e| e.to_string())?)),
+        "sparse" => Ok(Box::new(crate::machine::SparseEngine::new(prog).map_err(|e| e.to_string())?)),
         other => Err(format!("unknown engine `{other}` (engines: {})", ENGINE_NAMES.join(", "))),
     }
 }

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod image;
 pub mod interp;
 pub mod isa;
+pub mod machine;
 pub mod report;
 pub mod state;
 

@@ -1,12 +1,14 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::{asm, bench, config::Config, diag, engine, image::Program, report, Engine};
+use loom_core::machine::{lockstep::lockstep, weights::Weights};
+use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME]
-  loom run FILE [--engine interp] [--config NAME] [--max-steps N] [--json]
+  loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
+  loom weights [--config NAME]
   loom bench [--json]
 
 FILE is assembly (.s). Configurations: tiny small compact default large compact16 default16 large16.";
@@ -17,6 +19,7 @@ struct Opts {
     engine: String,
     max_steps: u64,
     json: bool,
+    lockstep: bool,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
@@ -27,6 +30,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         engine: "interp".into(),
         max_steps: 10_000_000,
         json: false,
+        lockstep: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -39,6 +43,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
                 opts.max_steps = v.parse().map_err(|_| format!("--max-steps: `{v}` is not a number"))?;
             }
             "--json" => opts.json = true,
+            "--lockstep" => opts.lockstep = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s => {
                 if file.replace(s.to_string()).is_some() {
@@ -47,12 +52,15 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             }
         }
     }
-    opts.file = file.ok_or("missing input file")?;
+    opts.file = file.unwrap_or_default();
     Ok(opts)
 }
 
 /// Loads a program from a file, choosing the front end by extension.
 fn load(opts: &Opts) -> Result<Program, String> {
+    if opts.file.is_empty() {
+        return Err("missing input file".into());
+    }
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
     match opts.file.rsplit('.').next() {
         Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
@@ -63,8 +71,29 @@ fn load(opts: &Opts) -> Result<Program, String> {
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
     let mut m = engine::by_name(&opts.engine, &prog)?;
-    let status = m.run(opts.max_steps, None);
-    let rep = report::run_report(&prog, &status, m.steps(), m.pc(), &m.state().mem);
+    let status = if opts.lockstep {
+        if opts.engine == "interp" {
+            return Err(
+                "--lockstep compares a transformer engine with the interpreter: add --engine dense|sparse".into()
+            );
+        }
+        let mut oracle = Interp::new(&prog).map_err(|e| e.to_string())?;
+        match lockstep(m.as_mut(), &mut oracle, opts.max_steps) {
+            Ok(s) => {
+                eprintln!("lockstep: {} agreed with the interpreter for {} steps", m.name(), m.steps());
+                if s.is_running() {
+                    loom_core::state::Status::Budget
+                } else {
+                    s
+                }
+            }
+            Err(d) => return Err(format!("lockstep: {d}")),
+        }
+    } else {
+        m.run(opts.max_steps, None)
+    };
+    let (steps, pc, mem) = (m.steps(), m.pc(), m.state().mem);
+    let rep = report::run_report(&prog, &status, steps, pc, &mem);
     if opts.json {
         println!("{rep}");
     } else {
@@ -79,9 +108,33 @@ fn run(opts: &Opts) -> Result<(), String> {
     Ok(())
 }
 
-/// The memory walk from `tests/asm/memwalk.s`, retargeted to `config`'s memory size.
+/// Per-layer statistics of the weights for a configuration.
+fn weights(cfg: &Config) {
+    let w = Weights::build(cfg);
+    println!("{cfg}");
+    println!("{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
+    let stats = w.stats();
+    for s in &stats {
+        println!("{:<16} {:>5} {:>8} {:>9} {:>8}", s.name, s.heads, s.ffn_rows, s.nonzeros, s.distinct);
+    }
+    let all: Vec<f32> = w.layers.iter().flat_map(loom_core::machine::weights::LayerStats::values).collect();
+    let mut distinct: Vec<u32> = all.iter().map(|v| v.to_bits()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let sum = |f: fn(&loom_core::machine::weights::LayerStats) -> usize| stats.iter().map(f).sum::<usize>();
+    println!(
+        "{:<16} {:>5} {:>8} {:>9} {:>8}",
+        "total",
+        sum(|s| s.heads),
+        sum(|s| s.ffn_rows),
+        all.len(),
+        distinct.len()
+    );
+}
+
+/// The endless memory walk from `tests/asm/memloop.s`, retargeted to `config`'s memory size.
 fn memwalk(config: Config) -> Result<Program, String> {
-    asm::assemble(include_str!("../../../tests/asm/memwalk.s"), config).map_err(|d| format!("{d:?}"))
+    asm::assemble(include_str!("../../../tests/asm/memloop.s"), config).map_err(|d| format!("{d:?}"))
 }
 
 fn set_memwalk_top(e: &mut dyn Engine) {
@@ -139,6 +192,10 @@ fn main() -> ExitCode {
     let result = parse_opts(&args[1..]).and_then(|opts| match cmd.as_str() {
         "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
         "run" => run(&opts),
+        "weights" => {
+            weights(&opts.config);
+            Ok(())
+        }
         _ => Err(format!("unknown command `{cmd}`\n{USAGE}")),
     });
     match result {

@@ -1,0 +1,187 @@
+//! The transformer that is the computer (spec §1–7): the state layout, the
+//! weights of the eight layers (derived from the configuration alone), and
+//! two engines that apply them — the dense reference and the sparse argmax
+//! engine, which agree bit for bit.
+//!
+//! [`Transformer`] wraps either engine as a [`crate::Engine`]: before every
+//! step it decodes the PC, the current instruction and (for the pointer
+//! operations) memory *from the tensor*, applies the shared fault rules
+//! ([`precheck`], [`trap_message`]), and only then runs the eight layers.
+
+pub mod dense;
+pub mod layout;
+pub mod lockstep;
+pub mod sparse;
+pub mod tensor;
+pub mod trace;
+pub mod weights;
+
+use crate::engine::Engine;
+use crate::image::{LoadError, Program};
+use crate::isa::Opcode;
+use crate::state::{precheck, trap_message, Status};
+use layout::Layout;
+use tensor::Tensor;
+use trace::StepTrace;
+use weights::Weights;
+
+/// A way to apply the eight layers to the tensor.
+pub trait Backend {
+    const NAME: &'static str;
+    fn new(weights: &Weights) -> Self;
+    /// One forward pass (one instruction), optionally recording a trace.
+    fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>);
+    /// Applies layer `index` alone (for layer-by-layer comparisons).
+    fn forward_layer(&mut self, index: usize, x: &mut Tensor);
+}
+
+pub type DenseEngine = Transformer<dense::Dense>;
+pub type SparseEngine = Transformer<sparse::Sparse>;
+
+pub struct Transformer<B: Backend> {
+    prog: Program,
+    weights: Weights,
+    backend: B,
+    x: Tensor,
+    steps: u64,
+    status: Status,
+}
+
+impl<B: Backend> Transformer<B> {
+    /// Validates the program, derives the weights for its configuration and encodes the tensor.
+    pub fn new(prog: &Program) -> Result<Self, LoadError> {
+        prog.validate()?;
+        let weights = Weights::build(&prog.config);
+        Ok(Self::with_backend(prog, B::new(&weights), weights))
+    }
+
+    /// As [`Transformer::new`] with a prepared backend (e.g. sparse with chosen shortcuts).
+    pub fn with_backend(prog: &Program, backend: B, weights: Weights) -> Self {
+        let x = tensor::encode(prog, &weights.layout);
+        Transformer { prog: prog.clone(), weights, backend, x, steps: 0, status: Status::Running }
+    }
+
+    /// Starts over with another program of the same configuration, keeping
+    /// the weights and the backend (and its caches, which notice the change).
+    pub fn reload(&mut self, prog: &Program) -> Result<(), LoadError> {
+        prog.validate()?;
+        assert_eq!(prog.config, self.prog.config, "reload needs the same configuration");
+        self.x = tensor::encode(prog, &self.weights.layout);
+        self.prog = prog.clone();
+        self.steps = 0;
+        self.status = Status::Running;
+        Ok(())
+    }
+
+    /// Replaces the tensor (tests set up registers directly).
+    pub fn set_tensor(&mut self, x: Tensor) {
+        self.x = x;
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.weights.layout
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    pub fn tensor(&self) -> &Tensor {
+        &self.x
+    }
+
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// The fault that stops the step at the current PC, decoded from the tensor.
+    fn fault(&self, pc: usize) -> Option<String> {
+        if let Some(m) = trap_message(&self.prog, pc) {
+            return Some(m);
+        }
+        let cfg = &self.prog.config;
+        let ins = tensor::instr(&self.x, self.layout(), pc);
+        match ins.opcode() {
+            Some(Opcode::Load | Opcode::Store | Opcode::Find) => {
+                precheck(cfg, ins, &tensor::mem(&self.x, self.layout(), cfg))
+            }
+            Some(_) => None,
+            None => Some(format!("undefined opcode {} at column {pc}", ins.a)),
+        }
+    }
+
+    /// One instruction; `trace` receives the per-layer record when given.
+    fn advance(&mut self, trace: Option<&mut StepTrace>) -> Status {
+        if !self.status.is_running() {
+            return self.status.clone();
+        }
+        let pc = tensor::pc(&self.x, self.layout());
+        if let Some(message) = self.fault(pc) {
+            self.status = Status::Fault { pc, message };
+            return self.status.clone();
+        }
+        self.backend.forward(&mut self.x, trace);
+        self.steps += 1;
+        if tensor::pc(&self.x, self.layout()) == 0 {
+            self.status = Status::Halted;
+        }
+        self.status.clone()
+    }
+
+    /// One instruction with the tensor after every layer and every head's matches.
+    pub fn step_traced(&mut self) -> (Status, StepTrace) {
+        let mut t = StepTrace::default();
+        let s = self.advance(Some(&mut t));
+        (s, t)
+    }
+}
+
+impl<B: Backend> Engine for Transformer<B> {
+    fn name(&self) -> &'static str {
+        B::NAME
+    }
+
+    fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
+        loop {
+            if !self.status.is_running() {
+                return self.status.clone();
+            }
+            if self.steps >= max_steps {
+                return Status::Budget;
+            }
+            let s = self.advance(None);
+            if !s.is_running() {
+                return s;
+            }
+            let k = self.pc().wrapping_sub(self.prog.config.instr_col(0));
+            if breaks.is_some_and(|b| b.get(k) == Some(&true)) {
+                return Status::Running;
+            }
+        }
+    }
+
+    fn status(&self) -> Status {
+        self.status.clone()
+    }
+
+    fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    fn pc(&self) -> usize {
+        tensor::pc(&self.x, self.layout())
+    }
+
+    fn read_slot(&self, slot: usize) -> i32 {
+        tensor::word(&self.x, self.layout(), &self.prog.config, slot)
+    }
+
+    fn write_slot(&mut self, slot: usize, value: i64) {
+        let (lay, cfg) = (self.weights.layout, self.prog.config);
+        tensor::write_word(&mut self.x, &lay, &cfg, slot, value);
+    }
+}

@@ -1,0 +1,130 @@
+//! L2 read + decode: three heads read M[a], M[b], M[c] (half-valued) into the
+//! buffers; the FFN routes operands by opcode so that L4's
+//! `min − sub − carry` is every arithmetic result, and prepares the
+//! addresses of the indirect operations.
+
+use super::{word_bit, FfnBuilder, Gates, Head, Layer, Lin};
+use crate::isa::Opcode;
+use crate::machine::layout::{Layout, Region};
+
+/// A head reading the memory word at the column named by `field` into `buf`.
+pub fn read_head(name: &'static str, lay: &Layout, field: Region, buf: Region) -> Head {
+    let mut h = Head { name, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
+    for i in 0..lay.logn {
+        h.k.push((i, field.bit(i), 1.0));
+        h.k.push((i, lay.pos.bit(i), 1.0));
+    }
+    for i in 0..lay.word {
+        h.v.push((buf.bit(i), lay.mem.bit(i), 1.0));
+    }
+    h
+}
+
+pub fn build(lay: &Layout, g: &Gates) -> Layer {
+    let heads = vec![
+        read_head("read a", lay, lay.dec_a, lay.buf_a),
+        read_head("read b", lay, lay.dec_b, lay.buf_b),
+        read_head("read c", lay, lay.dec_c, lay.buf_c),
+    ];
+    let mut f = FfnBuilder::default();
+    // The heads' copies outside column 0 go; buffer.a/c are also consumed here in column 0.
+    for i in 0..lay.word {
+        f.clear(lay.buf_a.bit(i));
+        f.clear(lay.buf_c.bit(i));
+        f.clear_where(lay.buf_b.bit(i), &g.outside_scratch());
+    }
+    minuend(&mut f, lay, g);
+    subtrahend(&mut f, lay, g);
+    addresses(&mut f, lay, g);
+    Layer { name: "L2 read+decode", heads, ffn: f.finish() }
+}
+
+/// `min`: M[b] by default, corrected bit by bit per operation.
+fn minuend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    let n = lay.word;
+    let (mb, mc) = (|i| word_bit(lay.buf_b, i), |i| word_bit(lay.buf_c, i));
+    for i in 0..n {
+        let out = lay.min.bit(i);
+        f.gated(&mb(i), &g.col0, out, 1.0);
+        let to_c = mc(i).plus(&mb(i).neg());
+        f.gated(&to_c, &g.op(Opcode::Mov), out, 1.0);
+        f.gated(&to_c, &g.op(Opcode::Swap), out, 1.0);
+        f.gated(&to_c, &g.op(Opcode::Cmov).plus(&g.b_negative()), out, 1.0);
+        // Shift left (SHL, and MULACC's doubling): bit i ← bit i−1, bit 0 ← 0.
+        let shl = if i == 0 { Lin::konst(-1.0) } else { mb(i - 1) }.plus(&mb(i).neg());
+        f.gated(&shl, &g.op(Opcode::Shl), out, 1.0);
+        f.gated(&shl, &g.op(Opcode::Mulacc), out, 1.0);
+        if i + 1 < n {
+            f.gated(&mb(i + 1).plus(&mb(i).neg()), &g.op(Opcode::Shr), out, 1.0);
+        }
+        // LOAD and FIND leave min empty for L3's head to fill.
+        f.gated(&mb(i).neg(), &g.op(Opcode::Load), out, 1.0);
+        f.gated(&mb(i).neg(), &g.op(Opcode::Find), out, 1.0);
+        // Bitwise ops on bipolar x = M[b], y = M[c]: AND lowers x where y = −1,
+        // OR raises it where y = +1, XOR flips it where y = +1.
+        let (x, y) = (mb(i), mc(i));
+        f.relu(&x.clone().plus(&y.neg()).plus_const(-1.0).plus(&g.op(Opcode::And)), &[(out, -2.0)]);
+        f.relu(&y.clone().plus(&x.neg()).plus_const(-1.0).plus(&g.op(Opcode::Or)), &[(out, 2.0)]);
+        f.relu(&x.clone().plus(&y).plus_const(-1.0).plus(&g.op(Opcode::Xor)), &[(out, -2.0)]);
+        f.relu(&y.clone().plus(&x.neg()).plus_const(-1.0).plus(&g.op(Opcode::Xor)), &[(out, 2.0)]);
+    }
+}
+
+/// `sub` (zero by default) and the borrow-in: ADD is M[b] − ~M[c] − 1,
+/// SUBLEQ M[b] − M[a], MULACC (M[b] << 1) − ~M[c] − 1 when M[b] < 0.
+fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    let mut zero_word = Vec::new();
+    for i in 0..lay.word {
+        let out = lay.sub.bit(i);
+        zero_word.push((out, -1.0));
+        // Each term is the correction from −1 to the wanted bit (never negative).
+        let not_c = Lin::konst(1.0).plus(&word_bit(lay.buf_c, i).neg());
+        f.gated_pos(&not_c, &g.op(Opcode::Add), out, 1.0);
+        f.gated_pos(&not_c, &g.op(Opcode::Mulacc).plus(&g.b_negative()), out, 1.0);
+        let c = Lin::konst(1.0).plus(&word_bit(lay.buf_c, i));
+        f.gated_pos(&c, &g.op(Opcode::Sub), out, 1.0);
+        let a = Lin::konst(1.0).plus(&word_bit(lay.buf_a, i));
+        f.gated_pos(&a, &g.col0, out, 1.0);
+        f.gated_pos(&a, &g.ext(), out, -1.0);
+        f.gated_pos(&Lin::konst(2.0), &g.op(Opcode::Inc), out, 1.0);
+        if i == 0 {
+            f.gated_pos(&Lin::konst(2.0), &g.op(Opcode::Dec), out, 1.0);
+        }
+    }
+    f.relu(&g.col0.clone().plus_const(1.0), &zero_word);
+    f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Add), lay.carry(), 1.0);
+    f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Mulacc).plus(&g.b_negative()), lay.carry(), 1.0);
+}
+
+/// `buffer.load` = the column of the indirect access (LOAD/STORE: s + M[c],
+/// a real +32 on the pointer; SWAP: c), `buffer.find` = the value FIND seeks.
+fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    let ptr = |t: usize| if t < lay.word { word_bit(lay.buf_c, t) } else { Lin::konst(-1.0) };
+    for op in [Opcode::Load, Opcode::Store] {
+        let gate = g.op(op);
+        for k in 0..lay.logn {
+            let out = lay.load_temp.bit(k);
+            if k < 5 {
+                f.gated(&ptr(k), &gate, out, 1.0);
+                continue;
+            }
+            // Bit j of (pointer >> 5) + 1: S = value of pointer bits 5..=k, plus 1;
+            // the bit is set iff 2^j ≤ S < 2^(j+1). Output 2·bit − 1.
+            let j = k - 5;
+            let mut s = Lin::konst(1.0);
+            for t in 5..=k {
+                let w = (1u32 << (t - 5)) as f32 / 2.0;
+                s = s.plus(&ptr(t).scaled(w)).plus_const(w);
+            }
+            f.step(&s, (1u32 << j) as f32, &gate, out, 2.0);
+            f.step(&s, (2u32 << j) as f32, &gate, out, -2.0);
+            f.gated_pos(&Lin::konst(1.0), &gate, out, -1.0);
+        }
+    }
+    for k in 0..lay.logn {
+        f.gated(&Lin::row(lay.dec_c.bit(k), 1.0), &g.op(Opcode::Swap), lay.load_temp.bit(k), 1.0);
+    }
+    for i in 0..lay.word {
+        f.gated(&word_bit(lay.buf_c, i), &g.op(Opcode::Find), lay.find_temp.bit(i), 1.0);
+    }
+}

@@ -1,0 +1,33 @@
+//! L3 indirect: the LOAD head reads the word at `buffer.load` (LOAD, and the
+//! old value STORE/SWAP overwrite) into buffer.c; the FIND head matches
+//! `buffer.find` against every memory word and returns that column's tag into
+//! min. The FFN rescales those halves and clears the copies elsewhere.
+
+use super::{l2_decode::read_head, word_bit, FfnBuilder, Gates, Head, Layer, Lin};
+use crate::isa::Opcode;
+use crate::machine::layout::Layout;
+
+pub fn build(lay: &Layout, g: &Gates) -> Layer {
+    let load = read_head("load", lay, lay.load_temp, lay.buf_c);
+    // Q = K = find_temp + memory: column 0 (seeking v) ties with the one
+    // memory column holding v (precheck guarantees it is unique).
+    let mut find = Head { name: "find", kdim: lay.word, k: Vec::new(), v: Vec::new() };
+    for i in 0..lay.word {
+        find.k.push((i, lay.find_temp.bit(i), 1.0));
+        find.k.push((i, lay.mem.bit(i), 1.0));
+        find.v.push((lay.min.bit(i), lay.tag.bit(i), 1.0));
+    }
+    let mut f = FfnBuilder::default();
+    for i in 0..lay.word {
+        let out = lay.min.bit(i);
+        f.gated(&word_bit(lay.buf_c, i), &g.op(Opcode::Load), out, 1.0);
+        f.gated(&Lin::row(out, 1.0), &g.op(Opcode::Find), out, 1.0);
+        f.clear_where(out, &g.outside_scratch());
+        f.clear_where(lay.buf_c.bit(i), &g.outside_scratch());
+    }
+    // LOAD's address has been used; L5's second write must not see it.
+    for k in 0..lay.logn {
+        f.clear_where(lay.load_temp.bit(k), &g.op(Opcode::Load));
+    }
+    Layer { name: "L3 indirect", heads: vec![load, find], ffn: f.finish() }
+}

@@ -1,0 +1,289 @@
+//! The weights of the eight layers, derived from the configuration alone.
+//!
+//! A layer is plain data ([`Layer`]: argmax heads plus a one-hidden-layer
+//! FFN, all as sparse entries); both engines read this one construction (the
+//! dense engine materialises it). Each `lN_*` module builds one layer and
+//! reads like the construction in the spec, using the vocabulary here:
+//! affine expressions over named rows ([`Lin`]), gates that are exactly 0 when
+//! open and ≤ −2·BIG when shut, and the unit patterns (gated copy, step,
+//! clear) built from them.
+//!
+//! Every weight is a small dyadic rational and every gate scale is a power of
+//! two, so every sum an engine forms is exact in f32.
+
+mod l1_fetch;
+mod l2_decode;
+mod l3_indirect;
+mod l4_subtract;
+mod l5_write;
+mod l6_branch;
+mod l7_select;
+mod l8_correct;
+
+use super::layout::Layout;
+use crate::config::Config;
+use crate::isa::Opcode;
+
+/// One argmax head (spec §7): `Q = K`, the score of columns i, j is `Kx_i · Kx_j`.
+#[derive(Clone, Debug)]
+pub struct Head {
+    pub name: &'static str,
+    /// Width of the key space.
+    pub kdim: usize,
+    /// `(key dimension, input row, weight)`.
+    pub k: Vec<(usize, usize, f32)>,
+    /// `(output row, input row, weight)`.
+    pub v: Vec<(usize, usize, f32)>,
+}
+
+/// One hidden unit: `ReLU(w1·a + b1)` added to the rows of `w2`.
+#[derive(Clone, Debug, Default)]
+pub struct Unit {
+    pub w1: Vec<(usize, f32)>,
+    pub b1: f32,
+    pub w2: Vec<(usize, f32)>,
+}
+
+/// `Y = A + W2·ReLU(W1·A + b1) + b2`, stored by unit. This construction needs no `b2`
+/// (a column-independent bias would touch every column), so it is kept only to
+/// state the definition whole.
+#[derive(Clone, Debug, Default)]
+pub struct Ffn {
+    pub units: Vec<Unit>,
+    pub b2: Vec<(usize, f32)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Layer {
+    pub name: &'static str,
+    pub heads: Vec<Head>,
+    pub ffn: Ffn,
+}
+
+/// The whole transformer for one configuration.
+#[derive(Clone, Debug)]
+pub struct Weights {
+    pub config: Config,
+    pub layout: Layout,
+    pub layers: Vec<Layer>,
+}
+
+impl Weights {
+    /// Derives all eight layers from `(s, n, N)`.
+    pub fn build(config: &Config) -> Weights {
+        let lay = Layout::new(config);
+        let g = Gates::new(&lay);
+        let layers = vec![
+            l1_fetch::build(&lay, &g),
+            l2_decode::build(&lay, &g),
+            l3_indirect::build(&lay, &g),
+            l4_subtract::build(&lay, &g),
+            l5_write::build(&lay),
+            l6_branch::build(&lay, &g),
+            l7_select::build(&lay, &g),
+            l8_correct::build(&lay, &g),
+        ];
+        Weights { config: *config, layout: lay, layers }
+    }
+
+    pub fn stats(&self) -> Vec<LayerStats> {
+        self.layers.iter().map(LayerStats::of).collect()
+    }
+}
+
+/// The figures `loom weights` prints.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LayerStats {
+    pub name: &'static str,
+    pub heads: usize,
+    pub ffn_rows: usize,
+    pub nonzeros: usize,
+    pub distinct: usize,
+}
+
+impl LayerStats {
+    fn of(l: &Layer) -> LayerStats {
+        let vals = Self::values(l);
+        let mut distinct: Vec<u32> = vals.iter().map(|v| v.to_bits()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        LayerStats {
+            name: l.name,
+            heads: l.heads.len(),
+            ffn_rows: l.ffn.units.len(),
+            nonzeros: vals.len(),
+            distinct: distinct.len(),
+        }
+    }
+
+    /// Every nonzero weight and bias of a layer.
+    pub fn values(l: &Layer) -> Vec<f32> {
+        let heads = l.heads.iter().flat_map(|h| h.k.iter().chain(&h.v).map(|e| e.2));
+        let units = l.ffn.units.iter().flat_map(|u| u.w1.iter().chain(&u.w2).map(|e| e.1).chain([u.b1]));
+        heads.chain(units).chain(l.ffn.b2.iter().map(|e| e.1)).filter(|&v| v != 0.0).collect()
+    }
+}
+
+/// An affine expression `Σ w·row + c` over the rows of one column.
+#[derive(Clone, Debug, Default)]
+pub struct Lin {
+    pub terms: Vec<(usize, f32)>,
+    pub c: f32,
+}
+
+impl Lin {
+    pub fn konst(c: f32) -> Lin {
+        Lin { terms: Vec::new(), c }
+    }
+
+    pub fn row(row: usize, w: f32) -> Lin {
+        Lin { terms: vec![(row, w)], c: 0.0 }
+    }
+
+    pub fn plus(mut self, other: &Lin) -> Lin {
+        self.terms.extend_from_slice(&other.terms);
+        self.c += other.c;
+        self
+    }
+
+    pub fn add_row(mut self, row: usize, w: f32) -> Lin {
+        self.terms.push((row, w));
+        self
+    }
+
+    pub fn plus_const(mut self, c: f32) -> Lin {
+        self.c += c;
+        self
+    }
+
+    pub fn scaled(&self, k: f32) -> Lin {
+        Lin { terms: self.terms.iter().map(|&(r, w)| (r, w * k)).collect(), c: self.c * k }
+    }
+
+    pub fn neg(&self) -> Lin {
+        self.scaled(-1.0)
+    }
+
+    /// Merges repeated rows and drops zero weights.
+    fn normalised(&self) -> Vec<(usize, f32)> {
+        let mut t = self.terms.clone();
+        t.sort_by_key(|e| e.0);
+        let mut out: Vec<(usize, f32)> = Vec::with_capacity(t.len());
+        for (r, w) in t {
+            match out.last_mut() {
+                Some(last) if last.0 == r => last.1 += w,
+                _ => out.push((r, w)),
+            }
+        }
+        out.retain(|e| e.1 != 0.0);
+        out
+    }
+}
+
+/// Conditions as additive gates: a gate is exactly 0 where the condition
+/// holds and at most −2·BIG (or −BIG/2·2 for [`Gates::ext`]) where it does not, so
+/// `ReLU(q + gate)` is `ReLU(q)` or 0 for any `|q| < BIG`.
+pub struct Gates {
+    lay: Layout,
+    /// Scale of every gate: 2^(N+2) exceeds every quantity a unit gates,
+    /// including the subtractor's sums (< 2^(N+1)).
+    pub big: f32,
+    /// Open in column 0 only: `BIG·(4·ind + 2·pos_top − 4)` is 0 in column 0,
+    /// −2·BIG in columns 1..s−1 (pos_top = −1) and ≤ −2·BIG beyond (ind = 0).
+    pub col0: Lin,
+}
+
+impl Gates {
+    fn new(lay: &Layout) -> Gates {
+        let big = (1u32 << (lay.word + 2)) as f32;
+        let col0 = Lin::row(lay.indicator.start, 4.0 * big).add_row(lay.pos_top(), 2.0 * big).plus_const(-4.0 * big);
+        Gates { lay: *lay, big, col0 }
+    }
+
+    /// Open when the decoded `a` field equals `code`: the opcode-match row
+    /// `BIG·(pattern·dec_a − logn)`. Shut wherever `dec_a` is zero (every column but 0).
+    pub fn op(&self, op: Opcode) -> Lin {
+        let code = op.code().expect("SUBLEQ has no opcode pattern; use the col0/ext pair") as u64;
+        let mut g = Lin::konst(-self.big * self.lay.logn as f32);
+        for i in 0..self.lay.logn {
+            let p = if code >> i & 1 == 1 { 1.0 } else { -1.0 };
+            g = g.add_row(self.lay.dec_a.bit(i), p * self.big);
+        }
+        g
+    }
+
+    /// Open in column 0 for every extended operation (a < 32: all high bits of
+    /// `dec_a` are −1). SUBLEQ = col0 − ext, as two gated units.
+    pub fn ext(&self) -> Lin {
+        let mut g = self.col0.clone().plus_const(-self.big / 2.0 * (self.lay.logn - 5) as f32);
+        for i in 5..self.lay.logn {
+            g = g.add_row(self.lay.dec_a.bit(i), -self.big / 2.0);
+        }
+        g
+    }
+
+    /// Open outside the scratchpad (ind = 0): for clearing copies the heads left there.
+    pub fn outside_scratch(&self) -> Lin {
+        Lin::row(self.lay.indicator.start, -2.0 * self.big)
+    }
+
+    /// Open when `M[b]` (half-valued in buffer.b) is negative.
+    pub fn b_negative(&self) -> Lin {
+        Lin::row(self.lay.buf_b.bit(self.lay.word - 1), 2.0 * self.big).plus_const(-self.big)
+    }
+
+    /// Open when the branch flag is 1.
+    pub fn flag(&self) -> Lin {
+        Lin::row(self.lay.flag(), self.big).plus_const(-self.big)
+    }
+}
+
+/// Builds an FFN unit by unit.
+#[derive(Default)]
+pub struct FfnBuilder {
+    units: Vec<Unit>,
+}
+
+impl FfnBuilder {
+    /// `out += w·ReLU(pre)` for each `(row, w)`.
+    pub fn relu(&mut self, pre: &Lin, out: &[(usize, f32)]) {
+        self.units.push(Unit { w1: pre.normalised(), b1: pre.c, w2: out.to_vec() });
+    }
+
+    /// `row += w·q` where the gate is open, for any sign of `q`.
+    pub fn gated(&mut self, q: &Lin, gate: &Lin, row: usize, w: f32) {
+        self.relu(&q.clone().plus(gate), &[(row, w)]);
+        self.relu(&q.neg().plus(gate), &[(row, -w)]);
+    }
+
+    /// `row += w·q` where the gate is open, for `q ≥ 0`.
+    pub fn gated_pos(&mut self, q: &Lin, gate: &Lin, row: usize, w: f32) {
+        self.relu(&q.clone().plus(gate), &[(row, w)]);
+    }
+
+    /// `row += w·[S ≥ t]` for an integer-valued `S`, as ReLU(S − t + 1) − ReLU(S − t).
+    pub fn step(&mut self, s: &Lin, t: f32, gate: &Lin, row: usize, w: f32) {
+        let at = s.clone().plus(gate).plus_const(-t);
+        self.relu(&at.clone().plus_const(1.0), &[(row, w)]);
+        self.relu(&at, &[(row, -w)]);
+    }
+
+    /// `row ← 0` in every column (any value).
+    pub fn clear(&mut self, row: usize) {
+        self.clear_where(row, &Lin::default());
+    }
+
+    /// `row ← 0` where the gate is open.
+    pub fn clear_where(&mut self, row: usize, gate: &Lin) {
+        self.gated(&Lin::row(row, 1.0), gate, row, -1.0);
+    }
+
+    pub fn finish(self) -> Ffn {
+        Ffn { units: self.units, b2: Vec::new() }
+    }
+}
+
+/// The bipolar ±1 value of bit `i` of a half-valued buffer (what an L2 head read).
+pub fn word_bit(region: super::layout::Region, i: usize) -> Lin {
+    Lin::row(region.bit(i), 2.0)
+}

@@ -1,0 +1,163 @@
+//! Layer-level checks: the one-layer subtractor exhaustively, dense ≡ sparse
+//! bit for bit after every layer, shortcuts ≡ plain, the traced step, and
+//! that a wrong weight is caught.
+
+mod machine_common;
+use loom_core::machine::sparse::{Shortcuts, Sparse};
+use loom_core::machine::{dense::Dense, lockstep::lockstep, tensor, weights::Weights, Backend, SparseEngine};
+use loom_core::{isa::Instr, isa::Opcode, Engine, Interp};
+use machine_common::*;
+
+#[test]
+fn l4_subtracts_every_8_bit_pair_with_and_without_borrow() {
+    let cfg = cfg("tiny");
+    let w = Weights::build(&cfg);
+    let lay = w.layout;
+    let mut engine = Sparse::new(&w);
+    let base = tensor::encode(&program(cfg, vec![], &[]), &lay);
+    let mut x = base.clone();
+    for carry in [0u64, 1] {
+        for a in 0..256u64 {
+            for b in 0..256u64 {
+                x.data.copy_from_slice(&base.data);
+                x.put_bits(lay.min, 0, a);
+                x.put_bits(lay.sub, 0, b);
+                x.set(lay.carry(), 0, carry as f32);
+                engine.forward_layer(3, &mut x);
+                let want = cfg.wrap(a as i64 - b as i64 - carry as i64);
+                assert_eq!(tensor::register(&x, &cfg, lay.min), want, "{a} − {b} − {carry}");
+            }
+        }
+    }
+}
+
+/// Runs `steps` steps of a random program layer by layer on the dense
+/// engine, the sparse engine and the sparse engine without shortcuts,
+/// comparing the three tensors bit for bit after every layer.
+fn layers_agree(name: &str, seeds: u64, steps: u64) {
+    let cfg = cfg(name);
+    let w = Weights::build(&cfg);
+    let (mut dense, mut fast, mut plain) =
+        (Dense::new(&w), Sparse::with_shortcuts(&w, Shortcuts::ALL), Sparse::with_shortcuts(&w, Shortcuts::NONE));
+    for seed in 0..seeds {
+        let mut rng = Rng::new(seed + 100);
+        let slots = cfg.mem_slots;
+        let mut code = Vec::new();
+        for _ in 0..12 {
+            let (b, c) = (m(&cfg, rng.below(slots)), m(&cfg, rng.below(slots)));
+            let ops = [Opcode::Add, Opcode::Sub, Opcode::Swap, Opcode::Xor, Opcode::Mulacc, Opcode::Or, Opcode::Cmov];
+            code.push(Instr::ext(ops[rng.below(ops.len())], b, c));
+        }
+        code.push(Instr::subleq(m(&cfg, 0), m(&cfg, 1), t(&cfg, 0)));
+        code.push(Instr::ext(Opcode::Jmp, 0, t(&cfg, 0)));
+        let data: Vec<(usize, i64)> = (0..slots).map(|s| (s, rng.next() as i16 as i64)).collect();
+        let prog = program(cfg, code, &data);
+        let mut x =
+            [tensor::encode(&prog, &w.layout), tensor::encode(&prog, &w.layout), tensor::encode(&prog, &w.layout)];
+        let mut oracle = Interp::new(&prog).unwrap();
+        for step in 0..steps {
+            if !oracle.step().is_running() {
+                break;
+            }
+            for layer in 0..8 {
+                dense.forward_layer(layer, &mut x[0]);
+                fast.forward_layer(layer, &mut x[1]);
+                plain.forward_layer(layer, &mut x[2]);
+                let bits = |t: &tensor::Tensor| t.data.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert!(
+                    bits(&x[0]) == bits(&x[1]),
+                    "{name} seed {seed} step {step}: dense ≠ sparse after layer {}",
+                    layer + 1
+                );
+                assert!(
+                    bits(&x[1]) == bits(&x[2]),
+                    "{name} seed {seed} step {step}: shortcuts ≠ plain after layer {}",
+                    layer + 1
+                );
+            }
+            assert_eq!(tensor::state(&x[1], &w.layout, &cfg), oracle.state(), "{name} seed {seed} step {step}");
+            clean_between_steps(&x[1], &w, &format!("{name} seed {seed} step {step}"));
+        }
+    }
+}
+
+/// Between steps the tensor is exact: working rows are zero everywhere and
+/// every memory and PC bit is exactly ±1.
+fn clean_between_steps(x: &tensor::Tensor, w: &Weights, what: &str) {
+    let (lay, cfg) = (&w.layout, &w.config);
+    for col in 0..lay.n {
+        for r in lay.working() {
+            for row in r.rows() {
+                assert_eq!(x.get(row, col), 0.0, "{what}: {} in column {col}", lay.label(row));
+            }
+        }
+    }
+    for slot in 0..cfg.mem_slots {
+        for row in lay.mem.rows() {
+            assert_eq!(x.get(row, cfg.mem_col(slot)).abs(), 1.0, "{what}: {} of slot {slot}", lay.label(row));
+        }
+    }
+    for row in lay.pc.rows() {
+        assert_eq!(x.get(row, 0).abs(), 1.0, "{what}: {}", lay.label(row));
+    }
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_tiny() {
+    layers_agree("tiny", 4, 60);
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_small() {
+    layers_agree("small", 2, 30);
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_tiny16() {
+    layers_agree("tiny16", 3, 40);
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_small16() {
+    layers_agree("small16", 1, 20);
+}
+
+#[test]
+fn traced_step_shows_the_fetch_tie_and_every_layer() {
+    let cfg = cfg("small");
+    let prog = program(cfg, vec![Instr::ext(Opcode::Add, m(&cfg, 3), m(&cfg, 5)), Instr::HALT], &[(3, 2), (5, 9)]);
+    let mut e = SparseEngine::new(&prog).unwrap();
+    let (_, trace) = e.step_traced();
+    assert_eq!(trace.layers.len(), 8);
+    assert_eq!(&trace.layers[7].after, e.tensor());
+    let fetch = &trace.layers[0].heads[0];
+    let m0 = fetch.matches.iter().find(|m| m.source == 0).expect("column 0 fetches");
+    assert_eq!(m0.targets, vec![0, cfg.instr_col(0)]);
+    assert!(m0.tie && m0.best1 == m0.best2);
+    let read_c = &trace.layers[1].heads[2];
+    assert!(read_c.matches.iter().any(|m| m.source == 0 && m.targets == [0, cfg.mem_col(5)]));
+    assert_eq!(e.read_slot(3), 11);
+}
+
+#[test]
+fn a_wrong_weight_is_caught_by_lockstep() {
+    let cfg = cfg("tiny");
+    let prog = program(cfg, vec![Instr::ext(Opcode::Add, m(&cfg, 0), m(&cfg, 1)), Instr::HALT], &[(0, 5), (1, 6)]);
+    let mut w = Weights::build(&cfg);
+    // Break one threshold of the subtractor.
+    w.layers[3].ffn.units[0].w2[0].1 *= -1.0;
+    let mut e = SparseEngine::with_backend(&prog, Sparse::new(&w), w);
+    let err = lockstep(&mut e, &mut Interp::new(&prog).unwrap(), 10).unwrap_err();
+    assert!(err.to_string().contains("slot 0"), "{err}");
+}
+
+#[test]
+fn host_writes_reach_the_tensor() {
+    let cfg = cfg("tiny");
+    let prog = program(cfg, vec![Instr::ext(Opcode::Inc, m(&cfg, 2), 0), Instr::HALT], &[]);
+    let mut e = SparseEngine::new(&prog).unwrap();
+    e.write_slot(2, 130);
+    assert_eq!(e.read_slot(2), -126);
+    e.run(10, None);
+    assert_eq!(e.read_slot(2), -125);
+}
