@@ -1,8 +1,8 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report, Engine};
 use loom_core::compiler;
+use loom_core::{asm, config::Config, diag, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:

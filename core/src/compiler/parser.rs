@@ -623,9 +623,12 @@ impl Parser<'_> {
         }
         let shown = if negated { format!("-{v}") } else { v.to_string() };
         self.sink.push(
-            Diagnostic::error(span, format!("the literal {shown} does not fit in a {bits}-bit int"))
-                .with_note(format!("{bits}-bit ints range from {} to {max}", -max - 1))
-                .with_hint("use a configuration with 16-bit words for larger numbers"),
+            Diagnostic::error(
+                span,
+                format!("the literal {shown} does not fit in {} {bits}-bit int", if bits == 8 { "an" } else { "a" }),
+            )
+            .with_note(format!("{bits}-bit ints range from {} to {max}", -max - 1))
+            .with_hint("use a configuration with 16-bit words for larger numbers"),
         );
         Ok(0)
     }
