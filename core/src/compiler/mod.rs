@@ -50,6 +50,7 @@ pub fn compile(source: &str, config: Config) -> Compiled {
     let mut sink = Sink::new();
     let program = compile_into(source, config, &mut sink);
     let program = if sink.iter().any(Diagnostic::is_error) { None } else { program };
+    sink.sort_by_key(|d| (d.span.line, d.span.col));
     Compiled { program, diagnostics: sink }
 }
 

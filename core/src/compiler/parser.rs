@@ -152,6 +152,7 @@ impl Parser<'_> {
                     depth -= 1;
                     if depth <= 0 {
                         self.next();
+                        self.eat(";");
                         return;
                     }
                 }
