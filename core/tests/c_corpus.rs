@@ -14,8 +14,10 @@ use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::path::PathBuf;
 
+type MakeEngine = fn(&Program) -> Box<dyn Engine>;
+
 /// The engines the corpus runs on. The transformer engines plug in here.
-const ENGINES: &[(&str, fn(&Program) -> Box<dyn Engine>)] = &[("interp", |p| Box::new(Interp::new(p).unwrap()))];
+const ENGINES: &[(&str, MakeEngine)] = &[("interp", |p| Box::new(Interp::new(p).unwrap()))];
 
 const MAX_STEPS: u64 = 50_000_000;
 
@@ -71,7 +73,7 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn run_case(case: &Case, engine: &str, make: fn(&Program) -> Box<dyn Engine>) -> Result<String, String> {
+fn run_case(case: &Case, engine: &str, make: MakeEngine) -> Result<String, String> {
     let out = compile(&case.source, case.config);
     let prog = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
     let mut m = make(&prog);
