@@ -116,7 +116,8 @@ fn operators_with_a_constant_operand_are_exact() {
 
 #[test]
 fn unary_operators_and_builtins_are_exact() {
-    let cases: [(&str, fn(i64) -> i64); 6] = [
+    type Unary = fn(i64) -> i64;
+    let cases: [(&str, Unary); 6] = [
         ("-a", |a| -a),
         ("~a", |a| !a),
         ("!a", |a| (a == 0) as i64),
