@@ -44,12 +44,18 @@ pub enum UnOp {
     BitNot,
 }
 
+/// The builtin functions (documented for users in `BUILTINS.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
+    /// `abs(x)`: absolute value, wrapping (`abs(MIN) = MIN`).
     Abs,
+    /// `min(a, b)`: the smaller value, compared exactly.
     Min,
+    /// `max(a, b)`: the larger value, compared exactly.
     Max,
+    /// `assert(c)`: stops with the trap "assertion failed" at its line when `c` is 0.
     Assert,
+    /// `frame()`: a no-op instruction recorded in `Program.frames`, where the host may pause.
     Frame,
 }
 
