@@ -210,16 +210,32 @@ fn calls_with_wrong_arguments_or_no_value() {
 #[test]
 fn program_too_large_names_a_configuration_that_fits() {
     check_with(
-        "int big[40];\nint main() { big[39] = 1; }\n",
+        "int big[32];\nint main() { big[31] = 1; }\n",
         "small",
         expect![[r#"
-        error: the program does not fit: it needs 41 memory slots (`small` has 32)
-         --> prog.c:1:1
+            error: the program does not fit: it needs 33 memory slots (`small` has 32)
+             --> prog.c:1:1
+              |
+            1 | int big[32];
+              | ^
+              = note: memory: 32 for globals, 1 for constants, 0 for locals and temporaries
+              = hint: the `compact` configuration fits (compact (146×512, N = 8, m = 160, 320 instruction slots))
+        "#]],
+    );
+}
+
+#[test]
+fn array_larger_than_memory() {
+    check_with(
+        "int main() {\n    int a[100];\n}\n",
+        "default",
+        expect![[r#"
+        error: the array `a` needs 100 slots but memory has 64
+         --> prog.c:2:11
           |
-        1 | int big[40];
-          | ^
-          = note: memory: 40 for globals, 1 for constants, 0 for locals and temporaries
-          = hint: the `compact` configuration fits (compact (146×512, N = 8, m = 160, 320 instruction slots))
+        2 |     int a[100];
+          |           ^^^
+          = hint: the `compact` configuration has 160 memory slots
     "#]],
     );
 }

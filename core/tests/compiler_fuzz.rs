@@ -209,3 +209,30 @@ fn random_programs_never_panic() {
     }
     assert!(compiled > 1000, "only {compiled} of 1500 random programs compiled");
 }
+
+#[test]
+fn pathological_input_is_rejected_quickly() {
+    let cfg = Config::preset("compact").unwrap();
+    let deep = format!("int main() {{ int x = {}1{}; }}", "(".repeat(100_000), ")".repeat(100_000));
+    assert!(compile(&deep, cfg).diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    let chain =
+        format!("int main() {{ int x = 1{}; int y; y = {}1; }}", " + 1".repeat(100_000), "y = ".repeat(100_000));
+    assert!(compile(&chain, cfg).diagnostics.iter().any(|d| d.message.contains("nested too deeply")));
+    // The deepest accepted nesting compiles on a small stack (browsers give wasm about 1 MB).
+    let ok = format!("int a; int main() {{ a = {}a{}; }}", "(1 + ".repeat(45), ")".repeat(45));
+    let small_stack = std::thread::Builder::new().stack_size(1 << 20);
+    let out = small_stack.spawn(move || compile(&ok, cfg).program.is_some()).unwrap().join().unwrap();
+    assert!(out);
+    let blocks = format!("int main() {{ {} }}", "{".repeat(50_000));
+    assert!(compile(&blocks, cfg).program.is_none());
+    // Each function calls the previous one twice: 2^40 copies if inlining were unbounded.
+    let mut src = String::from("int f0(int x) { return x + 1; }\n");
+    for k in 1..40 {
+        src += &format!("int f{k}(int x) {{ return f{}(x) + f{}(x); }}\n", k - 1, k - 1);
+    }
+    src += "int main() { return f39(1); }\n";
+    let out = compile(&src, cfg);
+    assert!(out.diagnostics[0].message.contains("inlining every call needs more than"), "{:?}", out.diagnostics);
+    let huge = compile("int a[30000]; int main() { int b[30000] = {1}; }", cfg);
+    assert!(huge.program.is_none());
+}

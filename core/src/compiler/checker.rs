@@ -85,6 +85,7 @@ pub fn check(mut unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Checked> {
             }
             m
         }
+        None if ck.sink.iter().any(Diagnostic::is_error) => return None,
         None => {
             ck.sink.push(
                 Diagnostic::error(Span::new(1, 1, 2), "the program has no `main` function")
@@ -121,7 +122,16 @@ impl Checker<'_> {
             self.err(e.span, format!("the array `{}` must have a positive size, not {v}", d.name));
             return Some(1);
         }
-        Some((v as usize).min(1 << 16))
+        let m = self.cfg.mem_slots as i64;
+        if v > m {
+            let mut d = Diagnostic::error(e.span, format!("the array `{}` needs {v} slots but memory has {m}", d.name));
+            if let Some(c) = Config::smallest_fitting(0, v as usize, self.cfg.word_bits) {
+                d = d.with_hint(format!("the `{}` configuration has {} memory slots", c.name, c.mem_slots));
+            }
+            self.sink.push(d);
+            return Some(1);
+        }
+        Some(v as usize)
     }
 
     fn declare(&mut self, d: &mut VarDecl, scope: String, global_slot: Option<usize>, len: Option<usize>) -> VarId {

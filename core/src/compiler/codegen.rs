@@ -45,6 +45,8 @@ pub enum Item {
 /// What code generation hands to layout.
 pub struct Lowered {
     pub items: Vec<Item>,
+    /// Code generation stopped early because the program is far larger than the machine.
+    pub truncated: bool,
     pub stack_slots: usize,
     pub traps: Vec<(Label, String)>,
     pub frames: Vec<Label>,
@@ -68,6 +70,8 @@ pub struct Gen<'a> {
     frames: Vec<Label>,
     locals: Vec<(VarId, usize)>,
     pub loc: Option<SrcLoc>,
+    /// Items beyond which generation stops (inlining can grow code exponentially).
+    limit: usize,
 }
 
 pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
@@ -85,6 +89,7 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         frames: Vec::new(),
         locals: Vec::new(),
         loc: None,
+        limit: 4 * cfg.instr_slots() + 1000,
     };
     let end = g.label();
     g.rets.push((None, end));
@@ -101,7 +106,8 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         g.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
     }
     let traps = traps.into_iter().map(|(l, msg, _)| (l, msg)).collect();
-    Lowered { items: g.items, stack_slots: g.max_depth, traps, frames: g.frames, locals: g.locals }
+    let truncated = g.items.len() > g.limit;
+    Lowered { truncated, items: g.items, stack_slots: g.max_depth, traps, frames: g.frames, locals: g.locals }
 }
 
 impl Gen<'_> {
@@ -117,6 +123,9 @@ impl Gen<'_> {
     }
 
     pub fn emit(&mut self, op: Opcode, b: Opd, c: Opd) {
+        if self.items.len() > self.limit {
+            return;
+        }
         self.items.push(Item::Ins { op, a: Opd::Nil, b, c, loc: self.loc });
     }
 
@@ -631,6 +640,9 @@ impl Gen<'_> {
 
     /// Inlines a call: arguments into fresh parameter slots, then the body.
     fn inline(&mut self, f: usize, args: &[Expr], ret: Option<Mem>) {
+        if self.items.len() > self.limit {
+            return;
+        }
         let func = &self.ck.unit.funcs[f];
         let m = self.mark();
         let saved_loc = self.loc;

@@ -11,6 +11,15 @@ use crate::isa::{Instr, Opcode};
 use std::collections::HashMap;
 
 pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagnostic> {
+    if low.truncated {
+        let d = Diagnostic::error(
+            Span::new(1, 1, 2),
+            format!("the program does not fit: inlining every call needs more than {} instructions", low.items.len()),
+        )
+        .with_note("each call is compiled as a copy of the function's body")
+        .with_hint("call large functions from fewer places, for example inside a loop");
+        return Err(d);
+    }
     let items = peephole(low.items, &low.frames);
     let mut at: HashMap<Label, usize> = HashMap::new();
     let mut count = 0;

@@ -29,12 +29,17 @@ pub struct Parser<'a> {
     i: usize,
     sink: &'a mut Sink,
     word_bits: u32,
+    /// Current nesting of expressions and statements, bounded so deep input cannot overflow the stack.
+    depth: u32,
 }
+
+/// Deeper nesting than this is rejected (later phases recurse over the tree too).
+const MAX_DEPTH: u32 = 150;
 
 type PResult<T> = Result<T, ()>;
 
 pub fn parse(toks: Vec<Token>, word_bits: u32, sink: &mut Sink) -> Unit {
-    let mut p = Parser { toks, i: 0, sink, word_bits };
+    let mut p = Parser { toks, i: 0, sink, word_bits, depth: 0 };
     let mut unit = Unit::default();
     while p.peek() != &Tok::Eof {
         let before = p.i;
@@ -333,6 +338,27 @@ impl Parser<'_> {
     }
 
     fn stmt(&mut self) -> PResult<Stmt> {
+        self.nested(Self::stmt_inner)
+    }
+
+    /// Runs `f` one nesting level deeper, refusing absurdly deep input.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_DEPTH {
+            let span = self.span();
+            self.sink.push(
+                Diagnostic::error(span, "this is nested too deeply")
+                    .with_note(format!("the limit is {MAX_DEPTH} levels")),
+            );
+            self.i = self.toks.len() - 1; // give up on the rest: one message is enough
+            return Err(());
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn stmt_inner(&mut self) -> PResult<Stmt> {
         self.check_unsupported()?;
         let span = self.span();
         let word = match self.peek() {
@@ -458,6 +484,10 @@ impl Parser<'_> {
     }
 
     fn assign(&mut self) -> PResult<Expr> {
+        self.nested(Self::assign_inner)
+    }
+
+    fn assign_inner(&mut self) -> PResult<Expr> {
         let lhs = self.ternary()?;
         let op = match self.peek() {
             Tok::Punct("=") => None,
@@ -487,19 +517,35 @@ impl Parser<'_> {
 
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
+        let outer = self.depth;
         while let Some((op, prec)) = match self.peek() {
             Tok::Punct(p) => binop(p).filter(|&(_, prec)| prec >= min_prec),
             _ => None,
         } {
             self.next();
-            let rhs = self.binary(prec + 1)?;
+            // Each operator in a chain deepens the (left-leaning) tree by one level.
+            self.depth += 1;
+            if self.depth >= MAX_DEPTH {
+                let reported = self.nested(|_| Err(()));
+                self.depth = outer;
+                return reported;
+            }
+            let Ok(rhs) = self.binary(prec + 1) else {
+                self.depth = outer;
+                return Err(());
+            };
             let span = join(lhs.span, rhs.span);
             lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
         }
+        self.depth = outer;
         Ok(lhs)
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        self.nested(Self::unary_inner)
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
         let span = self.span();
         let op = match self.peek() {
             Tok::Punct("-") => Some(UnOp::Neg),
