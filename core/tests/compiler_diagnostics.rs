@@ -145,25 +145,26 @@ fn arrays_and_scalars_mixed_up() {
     check(
         "int a[4];\nint s;\nint main() {\n    s = a;\n    s[1] = 2;\n    a[4] = 1;\n}\n",
         expect![[r#"
-        error: the array `a` cannot be used as a value
-         --> prog.c:4:9
-          |
-        4 |     s = a;
-          |         ^
-          = hint: index it: `a[i]`
+            error: the array `a` cannot be used as a value
+             --> prog.c:4:9
+              |
+            4 |     s = a;
+              |         ^
+              = hint: index it: `a[i]`
 
-        error: `s` is not an array
-         --> prog.c:5:5
-          |
-        5 |     s[1] = 2;
-          |     ^^^^
+            error: `s` is not an array
+             --> prog.c:5:5
+              |
+            5 |     s[1] = 2;
+              |     ^^^^
+              = note: `s` here is the global declared on line 2
 
-        error: index 4 is out of bounds for `a`, which has 4 elements
-         --> prog.c:6:7
-          |
-        6 |     a[4] = 1;
-          |       ^
-    "#]],
+            error: index 4 is out of bounds for `a`, which has 4 elements
+             --> prog.c:6:7
+              |
+            6 |     a[4] = 1;
+              |       ^
+        "#]],
     );
 }
 

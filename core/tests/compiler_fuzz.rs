@@ -236,3 +236,38 @@ fn pathological_input_is_rejected_quickly() {
     let huge = compile("int a[30000]; int main() { int b[30000] = {1}; }", cfg);
     assert!(huge.program.is_none());
 }
+
+/// Counting loops (where the compiler drops sign checks using the counter's range)
+/// against the same loop run in Rust, with bounds near the word's extremes.
+#[test]
+fn counting_loops_match_c() {
+    let mut rng = Rng(0x1009);
+    let cfg = Config::preset("compact").unwrap();
+    for _ in 0..400 {
+        let edge = |r: &mut Rng| [-128i64, -127, -100, -1, 0, 1, 100, 120, 126, 127][r.below(10)] - r.below(3) as i64;
+        let (a, b, c) = (edge(&mut rng).max(-128), edge(&mut rng).max(-128), edge(&mut rng).max(-128));
+        let s = 1 + rng.below(4) as i64;
+        let le = rng.below(2) == 0;
+        let last = if le { b } else { b - 1 };
+        if last + s > 127 {
+            continue; // the counter would wrap: an endless loop in 8-bit C
+        }
+        let op = if le { "<=" } else { "<" };
+        let src = format!(
+            "int n, lt, ge;\nint main() {{\n    for (int i = {a}; i {op} {b}; i += {s}) {{\n        n++;\n        if (i < {c}) lt++;\n        if ({c} <= i) ge++;\n    }}\n}}\n"
+        );
+        let (mut n, mut lt, mut ge) = (0i64, 0i64, 0i64);
+        let mut i = a;
+        while i <= last {
+            n += 1;
+            lt += (i < c) as i64;
+            ge += (c <= i) as i64;
+            i += s;
+        }
+        let prog = compile(&src, cfg).program.unwrap();
+        let mut m = Interp::new(&prog).unwrap();
+        assert_eq!(m.run(100_000, None), Status::Halted, "{src}");
+        let got: Vec<i32> = (0..3).map(|k| m.read_slot(k)).collect();
+        assert_eq!(got, [n, lt, ge].map(|v| w(v) as i32), "{src}");
+    }
+}

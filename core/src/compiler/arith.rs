@@ -25,7 +25,7 @@ impl Gen<'_> {
             (BinOp::And, _) => self.op2(Opcode::And, dst, r),
             (BinOp::Or, _) => self.op2(Opcode::Or, dst, r),
             (BinOp::Xor, _) => self.op2(Opcode::Xor, dst, r),
-            (BinOp::Mul, Some(k)) => self.mul_const(dst, k),
+            (BinOp::Mul, Some(k)) => self.mul_const(dst, k, None),
             (BinOp::Mul, None) => self.mul(dst, r),
             (BinOp::Div | BinOp::Rem, _) => {
                 let saved = self.loc_of(e);
@@ -67,8 +67,9 @@ impl Gen<'_> {
         saved
     }
 
-    /// `dst *= k` with shifts and adds (Horner over the bits of |k|).
-    fn mul_const(&mut self, dst: Mem, k: i64) {
+    /// `dst *= k` with shifts and adds (Horner over the bits of |k|); `x`, when given,
+    /// holds dst's original value and saves a copy.
+    pub fn mul_const(&mut self, dst: Mem, k: i64, x: Option<Mem>) {
         let n = self.cfg.word_bits;
         let min = -(1i64 << (n - 1));
         if k == 0 {
@@ -78,7 +79,7 @@ impl Gen<'_> {
         if mag.is_power_of_two() {
             (0..mag.trailing_zeros()).for_each(|_| self.op1(Opcode::Shl, dst));
         } else {
-            let x = self.copy(dst);
+            let x = x.filter(|&x| x != dst).unwrap_or_else(|| self.copy(dst));
             let top = 63 - mag.leading_zeros();
             for bit in (0..top).rev() {
                 self.op1(Opcode::Shl, dst);
@@ -284,6 +285,15 @@ impl Gen<'_> {
             }
             _ => {}
         }
+        if let (Some((xl, xh)), Some((yl, yh))) = (self.range(x), self.range(y)) {
+            let decided = if strict { (xh < yl, xl >= yh) } else { (xh <= yl, xl > yh) };
+            match decided {
+                (true, _) => return self.jump(Opcode::Jmp, None, l),
+                (_, true) => return,
+                _ if xl - yh >= min && xh - yl <= max => return self.exact_difference(x, y, strict, l),
+                _ => {}
+            }
+        }
         let end = self.label();
         let mut diff = None;
         if let Some(k) = cy {
@@ -312,13 +322,7 @@ impl Gen<'_> {
             diff = Some(d);
         }
         // Same signs: the difference is exact.
-        let t = self.copy(x);
-        if strict {
-            self.op2(Opcode::Sub, t, y);
-            self.jump(Opcode::Cmp, Some(t), l);
-        } else {
-            self.subleq(y, t, l);
-        }
+        self.exact_difference(x, y, strict, l);
         if let Some(d) = diff {
             // Different signs: x < y exactly when x is the negative one.
             self.jump(Opcode::Jmp, None, end);
@@ -326,5 +330,16 @@ impl Gen<'_> {
             self.jump(Opcode::Cmp, Some(x), l);
         }
         self.place(end);
+    }
+
+    /// Jumps when `x − y < 0` (strict) or `≤ 0`, for operands whose difference cannot overflow.
+    fn exact_difference(&mut self, x: Mem, y: Mem, strict: bool, l: Label) {
+        let t = self.copy(x);
+        if strict {
+            self.op2(Opcode::Sub, t, y);
+            self.jump(Opcode::Cmp, Some(t), l);
+        } else {
+            self.subleq(y, t, l);
+        }
     }
 }

@@ -305,7 +305,13 @@ impl Checker<'_> {
                 self.expr(idx, true);
                 if let Some(v) = id.map(|i| self.vars[i].clone()) {
                     match v.len {
-                        None => self.err(span, format!("`{name}` is not an array")),
+                        None => self.sink.push(Diagnostic::error(span, format!("`{name}` is not an array")).with_note(
+                            format!(
+                                "`{name}` here is the {} declared on line {}",
+                                if v.scope == "global" { "global" } else { "local" },
+                                v.span.line
+                            ),
+                        )),
                         Some(len) => {
                             if let Some(k) = fold::eval(&self.cfg, idx).filter(|k| !(0..len as i64).contains(k)) {
                                 let msg = format!("index {k} is out of bounds for `{name}`, which has {len} elements");

@@ -72,6 +72,8 @@ pub struct Gen<'a> {
     pub loc: Option<SrcLoc>,
     /// Items beyond which generation stops (inlining can grow code exponentially).
     limit: usize,
+    /// Value ranges known for some slots (counters of simple `for` loops), used to drop sign checks.
+    ranges: HashMap<Mem, (i64, i64)>,
 }
 
 pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
@@ -90,6 +92,7 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         locals: Vec::new(),
         loc: None,
         limit: 4 * cfg.instr_slots() + 1000,
+        ranges: HashMap::new(),
     };
     let end = g.label();
     g.rets.push((None, end));
@@ -310,7 +313,12 @@ impl Gen<'_> {
         }
         let (top, cont, test, brk) = (self.label(), self.label(), self.label(), self.label());
         let always = c.is_none_or(|c| self.constant(c).is_some_and(|v| v != 0));
-        if !do_while && !always {
+        let counter = self.counter(init, c, step, body);
+        if let Some((m, lo, hi, _)) = counter {
+            self.ranges.insert(m, (lo, hi));
+        }
+        let enters = counter.is_some_and(|k| k.3);
+        if !do_while && !always && !enters {
             if let Some(c) = c {
                 self.set_loc(c.span);
             }
@@ -338,6 +346,45 @@ impl Gen<'_> {
             None => self.jump(Opcode::Jmp, None, top),
         }
         self.place(brk);
+        if let Some((m, ..)) = counter {
+            self.ranges.remove(&m);
+        }
+    }
+
+    /// Recognises `for (int i = A; i < B; i++)` (also `<=`, `i += s` with s > 0) whose body
+    /// never assigns `i`: returns i's slot, the range it stays in while the loop runs,
+    /// and whether the first test is known to pass.
+    fn counter(
+        &self,
+        init: Option<&Stmt>,
+        c: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+    ) -> Option<(Mem, i64, i64, bool)> {
+        let Some(Stmt::Decl(ds)) = init else { return None };
+        let [d] = ds.as_slice() else { return None };
+        let (id, Some(Init::Scalar(a))) = (d.id?, &d.init) else { return None };
+        let a = self.constant(a)?;
+        let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), x, b) = &c?.kind else { return None };
+        let b = self.constant(b)?;
+        let s = match &step?.kind {
+            ExprKind::IncDec { inc: true, target, .. } if is_var_id(target, id) => 1,
+            ExprKind::Assign(Some(BinOp::Add), target, s) if is_var_id(target, id) => self.constant(s)?,
+            _ => return None,
+        };
+        let last = if *op == BinOp::Lt { b - 1 } else { b };
+        let hi = a.max(last + s);
+        let ok =
+            is_var_id(x, id) && s > 0 && hi <= self.cfg.word_max() as i64 && !assigns(std::slice::from_ref(body), id);
+        ok.then(|| (self.var_mem(id), a, hi, a <= last))
+    }
+
+    /// The range a memory operand's value is known to lie in.
+    pub fn range(&self, m: Mem) -> Option<(i64, i64)> {
+        match m {
+            Mem::Const(k) => Some((k, k)),
+            _ => self.ranges.get(&m).copied(),
+        }
     }
 
     fn local(&mut self, d: &VarDecl) {
@@ -438,6 +485,10 @@ impl Gen<'_> {
                 if self.is_var(a, dst) {
                     let r = self.value(b);
                     self.apply(dst, *op, r, e);
+                } else if let (BinOp::Mul, Some(k), ExprKind::Var(..)) = (op, self.constant(b), &a.kind) {
+                    let x = self.value(a);
+                    self.op2(Opcode::Mov, dst, x);
+                    self.mul_const(dst, k, Some(x));
                 } else if op.commutes() && self.is_simple(a) && !self.is_simple(b) {
                     self.into(dst, b);
                     let r = self.value(a);
@@ -650,9 +701,19 @@ impl Gen<'_> {
         for (p, a) in func.params.iter().zip(args) {
             let id = p.id.expect("checked");
             // A constant argument to a parameter the callee never assigns is substituted.
-            if let Some(k) = self.constant(a).filter(|_| !assigns(&func.body, id)) {
-                bound.push((id, self.konst(k)));
-                continue;
+            // A parameter the callee never assigns can share the argument's storage when that is
+            // a constant or a caller local (the callee cannot reach the caller's locals).
+            if !assigns(&func.body, id) {
+                if let Some(k) = self.constant(a) {
+                    bound.push((id, self.konst(k)));
+                    continue;
+                }
+                if let ExprKind::Var(_, Some(v)) = a.kind {
+                    if let m @ Mem::Stack(_) = self.var_mem(v) {
+                        bound.push((id, m));
+                        continue;
+                    }
+                }
             }
             let slot = self.temp();
             let inner = self.mark();
@@ -781,6 +842,10 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+fn is_var_id(e: &Expr, id: VarId) -> bool {
+    matches!(e.kind, ExprKind::Var(_, Some(v)) if v == id)
 }
 
 /// Whether any statement assigns (or increments) variable `id`.

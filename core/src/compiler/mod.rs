@@ -87,7 +87,8 @@ pub fn annotated_listing(compiled: &Compiled, source: &str) -> String {
     }
     let name = |col: u32| -> String {
         let slot = col as usize - cfg.mem_col(0);
-        let hit = prog.symbols.iter().find(|s| (s.slot..s.slot + s.len).contains(&slot) && !s.hidden);
+        // Stack slots are shared by locals and temporaries over time, so only globals get names.
+        let hit = prog.symbols.iter().find(|s| (s.slot..s.slot + s.len).contains(&slot) && s.scope == "global");
         match hit {
             Some(s) if s.is_array => format!("{}[{}]", s.name, slot - s.slot),
             Some(s) => s.name.clone(),
