@@ -259,7 +259,7 @@ impl Gen<'_> {
                 } else if cx == Some(0) {
                     y
                 } else {
-                    let t = self.copy(x);
+                    let t = self.scratch(x);
                     self.op2(Opcode::Sub, t, y);
                     t
                 };
@@ -334,12 +334,21 @@ impl Gen<'_> {
 
     /// Jumps when `x − y < 0` (strict) or `≤ 0`, for operands whose difference cannot overflow.
     fn exact_difference(&mut self, x: Mem, y: Mem, strict: bool, l: Label) {
-        let t = self.copy(x);
+        let t = self.scratch(x);
         if strict {
             self.op2(Opcode::Sub, t, y);
             self.jump(Opcode::Cmp, Some(t), l);
         } else {
             self.subleq(y, t, l);
+        }
+    }
+
+    /// `x` itself when the comparison may consume it, else a copy.
+    fn scratch(&mut self, x: Mem) -> Mem {
+        if self.consumable.contains(&x) {
+            x
+        } else {
+            self.copy(x)
         }
     }
 }

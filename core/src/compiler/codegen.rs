@@ -74,6 +74,8 @@ pub struct Gen<'a> {
     limit: usize,
     /// Value ranges known for some slots (counters of simple `for` loops), used to drop sign checks.
     ranges: HashMap<Mem, (i64, i64)>,
+    /// Temporaries holding comparison operands that are dead afterwards, so a test may consume them.
+    pub consumable: Vec<Mem>,
 }
 
 pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
@@ -93,6 +95,7 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         loc: None,
         limit: 4 * cfg.instr_slots() + 1000,
         ranges: HashMap::new(),
+        consumable: Vec::new(),
     };
     let end = g.label();
     g.rets.push((None, end));
@@ -482,6 +485,9 @@ impl Gen<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let m = self.mark();
+                // A constant goes on the right of a commutative operator (`3 * x` shifts and adds).
+                let (a, b) =
+                    if op.commutes() && (self.constant(a).is_some() || self.is_var(b, dst)) { (b, a) } else { (a, b) };
                 if self.is_var(a, dst) {
                     let r = self.value(b);
                     self.apply(dst, *op, r, e);
@@ -831,7 +837,9 @@ impl Gen<'_> {
                 let x = self.value(a);
                 let y = self.value(b);
                 let rel = if sense { *op } else { negate_rel(*op) };
+                self.consumable = [x, y].into_iter().filter(|t| matches!(t, Mem::Stack(d) if *d >= m)).collect();
                 self.rel_jump(x, y, rel, target);
+                self.consumable.clear();
                 self.release(m);
             }
             _ => {
