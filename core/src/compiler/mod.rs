@@ -2,14 +2,13 @@
 //!
 //! Phases, one module each: [`lexer`] (tokens, `#define`), [`parser`]
 //! (syntax tree, [`ast`]), [`checker`] (names, types, recursion), [`codegen`]
-//! with [`arith`] (instruction sequences over symbolic operands; calls are
+//! with its arithmetic sequences (instruction sequences over symbolic operands; calls are
 //! inlined), [`layout`] (labels and memory addresses). The language and the
 //! builtins are described in `BUILTINS.md` next to this file.
 //!
 //! [`compile`] never panics and reports every problem it can find as a
 //! [`Diagnostic`]; the UI calls it on each keystroke.
 
-mod arith;
 mod ast;
 mod checker;
 mod codegen;

@@ -2,8 +2,8 @@
 //! comparisons, multiplication, division and variable shifts. Each one is
 //! checked exhaustively against C's meaning on 8-bit words in the tests.
 
-use super::ast::{BinOp, Expr};
-use super::codegen::{Gen, Label, Mem};
+use super::{Gen, Label, Mem};
+use crate::compiler::ast::{BinOp, Expr};
 use crate::isa::Opcode;
 
 impl Gen<'_> {
@@ -61,7 +61,7 @@ impl Gen<'_> {
         self.release(m);
     }
 
-    fn loc_of(&mut self, e: &Expr) -> Option<crate::image::SrcLoc> {
+    pub(super) fn loc_of(&mut self, e: &Expr) -> Option<crate::image::SrcLoc> {
         let saved = self.loc;
         self.set_loc(e.span);
         saved
@@ -96,7 +96,7 @@ impl Gen<'_> {
     /// `dst *= y`: shift-and-add over the multiplier's bits, most significant first.
     /// The multiplier lives in its own register: MULACC's in-register form lets the
     /// accumulated sum carry into multiplier bits not yet consumed.
-    fn mul(&mut self, dst: Mem, y: Mem) {
+    pub(super) fn mul(&mut self, dst: Mem, y: Mem) {
         let y = if y == dst { self.copy(y) } else { y };
         let r = self.copy(dst);
         let k = self.temp();
@@ -116,7 +116,7 @@ impl Gen<'_> {
     }
 
     /// `na ← −|x|` (never overflows: −|MIN| = MIN).
-    fn neg_abs(&mut self, x: Mem) -> Mem {
+    pub(super) fn neg_abs(&mut self, x: Mem) -> Mem {
         let na = self.copy(x);
         let ok = self.label();
         self.subleq(self.konst(0), na, ok);
@@ -130,7 +130,7 @@ impl Gen<'_> {
     ///
     /// Works on negated magnitudes (−|x| always fits) by repeated subtraction,
     /// which SUBLEQ does in one step per subtraction; powers of two shift.
-    fn divide(&mut self, dst: Mem, r: Mem, rem: bool) {
+    pub(super) fn divide(&mut self, dst: Mem, r: Mem, rem: bool) {
         let min = self.cfg.word_min() as i64;
         if let Mem::Const(d) = r {
             if d != 0 && d != min {
@@ -169,7 +169,7 @@ impl Gen<'_> {
 
     /// `dst ← ±v` chosen by the sign of `sign`: `−v` for `sign ≥ 0` when
     /// `negate_when_nonneg` (remainders kept as −|r|), otherwise `−v` for `sign < 0`.
-    fn by_sign(&mut self, dst: Mem, sign: Mem, v: Mem, negate_when_nonneg: bool, end: Label) {
+    pub(super) fn by_sign(&mut self, dst: Mem, sign: Mem, v: Mem, negate_when_nonneg: bool, end: Label) {
         let neg = self.label();
         self.jump(Opcode::Cmp, Some(sign), neg);
         self.set_or_negate(dst, v, negate_when_nonneg);
@@ -179,7 +179,7 @@ impl Gen<'_> {
         self.place(end);
     }
 
-    fn set_or_negate(&mut self, dst: Mem, v: Mem, negate: bool) {
+    pub(super) fn set_or_negate(&mut self, dst: Mem, v: Mem, negate: bool) {
         if negate {
             self.op2(Opcode::Xor, dst, dst);
             self.op2(Opcode::Sub, dst, v);
@@ -188,7 +188,7 @@ impl Gen<'_> {
         }
     }
 
-    fn divide_const(&mut self, dst: Mem, d: i64, rem: bool) {
+    pub(super) fn divide_const(&mut self, dst: Mem, d: i64, rem: bool) {
         let mag = d.unsigned_abs();
         if mag == 1 {
             if rem {
@@ -243,7 +243,7 @@ impl Gen<'_> {
         };
         let (cx, cy) = (cst(x), cst(y));
         if let (Some(a), Some(b)) = (cx, cy) {
-            let holds = super::fold::binary(&self.cfg, rel, a, b) == Some(1);
+            let holds = crate::compiler::fold::binary(&self.cfg, rel, a, b) == Some(1);
             if holds {
                 self.jump(Opcode::Jmp, None, l);
             }
@@ -333,7 +333,7 @@ impl Gen<'_> {
     }
 
     /// Jumps when `x − y < 0` (strict) or `≤ 0`, for operands whose difference cannot overflow.
-    fn exact_difference(&mut self, x: Mem, y: Mem, strict: bool, l: Label) {
+    pub(super) fn exact_difference(&mut self, x: Mem, y: Mem, strict: bool, l: Label) {
         let t = self.scratch(x);
         if strict {
             self.op2(Opcode::Sub, t, y);
@@ -344,7 +344,7 @@ impl Gen<'_> {
     }
 
     /// `x` itself when the comparison may consume it, else a copy.
-    fn scratch(&mut self, x: Mem) -> Mem {
+    pub(super) fn scratch(&mut self, x: Mem) -> Mem {
         if self.consumable.contains(&x) {
             x
         } else {
