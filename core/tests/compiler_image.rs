@@ -113,3 +113,20 @@ fn cli_runs_and_builds_c() {
     assert!(!ok && stderr.contains("undefined variable `x`") && stderr.contains("bad.c:2:5"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn warnings_do_not_stop_compilation() {
+    let src = "#include <stdio.h>\nint x;\nint main() {\n    if (x) x = 1 / 0;\n}\n";
+    let out = compile(src, preset("compact"));
+    let msgs: Vec<_> = out.diagnostics.iter().map(|d| (d.span.line, d.is_error(), d.message.as_str())).collect();
+    assert_eq!(msgs, [(1, false, "`#include` is ignored"), (4, false, "division by zero")]);
+    let prog = out.program.unwrap();
+    let mut m = Interp::new(&prog).unwrap();
+    m.write_slot(0, 1);
+    match m.run(1000, None) {
+        Status::Fault { pc, message } => {
+            assert_eq!((message.as_str(), prog.line_at_pc(pc)), ("division by zero", Some(4)))
+        }
+        s => panic!("{s:?}"),
+    }
+}

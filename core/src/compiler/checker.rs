@@ -345,9 +345,15 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Unary(_, x) => self.expr(x, true),
-            ExprKind::Binary(_, a, b) => {
+            ExprKind::Binary(op, a, b) => {
                 self.expr(a, true);
                 self.expr(b, true);
+                if matches!(op, BinOp::Div | BinOp::Rem) && fold::eval(&self.cfg, b) == Some(0) {
+                    self.sink.push(
+                        Diagnostic::warning(b.span, "division by zero")
+                            .with_note("reaching this stops the program with a \"division by zero\" fault"),
+                    );
+                }
             }
             ExprKind::Assign(_, lhs, rhs) => {
                 self.lvalue(lhs);

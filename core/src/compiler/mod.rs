@@ -1,9 +1,9 @@
 //! The C compiler: source text to a [`Program`] image.
 //!
-//! Phases, one module each: [`lexer`] (tokens, `#define`), [`parser`]
-//! (syntax tree, [`ast`]), [`checker`] (names, types, recursion), [`codegen`]
-//! with its arithmetic sequences (instruction sequences over symbolic operands; calls are
-//! inlined), [`layout`] (labels and memory addresses). The language and the
+//! Phases, one module each: `lexer` (tokens, `#define`), `parser` (syntax
+//! tree, `ast`), `checker` (names, types, recursion), `codegen` (instructions
+//! over symbolic operands, calls inlined; `codegen::arith` holds the operator
+//! sequences), `layout` (labels and memory addresses). The language and the
 //! builtins are described in `BUILTINS.md` next to this file.
 //!
 //! [`compile`] never panics and reports every problem it can find as a
