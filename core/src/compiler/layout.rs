@@ -89,7 +89,10 @@ pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagno
     }
     for &(id, d) in &low.locals {
         let v = &ck.vars[id];
-        prog.symbols.push(symbol(&v.name, stack + d, v.len, &v.scope, false));
+        // Two locals of one function with the same name are told apart by their declaration line.
+        let twins = low.locals.iter().filter(|&&(o, _)| ck.vars[o].name == v.name && ck.vars[o].scope == v.scope);
+        let scope = if twins.count() > 1 { format!("{}@{}", v.scope, v.span.line) } else { v.scope.clone() };
+        prog.symbols.push(symbol(&v.name, stack + d, v.len, &scope, false));
     }
     if !pool.is_empty() {
         prog.symbols.push(symbol("$const", globals, Some(pool.len()), "compiler", true));

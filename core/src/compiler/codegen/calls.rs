@@ -8,8 +8,13 @@ impl Gen<'_> {
     pub(super) fn call_into(&mut self, dst: Mem, callee: Callee, args: &[Expr], e: &Expr) {
         match callee {
             Callee::User(f) => {
-                // A stack slot cannot be seen by the callee; a global might be, so go through a temporary.
-                if matches!(dst, Mem::Stack(_)) {
+                // The callee writes its result straight into `dst` unless it could see `dst`
+                // (only globals are visible to a callee, and only those it uses matter).
+                let visible = match dst {
+                    Mem::Global(s) => self.global_at(s).is_none_or(|g| self.uses[f].contains(&g)),
+                    _ => false,
+                };
+                if !visible {
                     self.inline(f, args, Some(dst));
                 } else {
                     let m = self.mark();

@@ -18,7 +18,7 @@ use super::fold;
 use crate::config::Config;
 use crate::image::SrcLoc;
 use crate::isa::Opcode;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub type Label = usize;
 
@@ -78,6 +78,8 @@ pub struct Gen<'a> {
     limit: usize,
     /// Value ranges known for some slots (counters of simple `for` loops), used to drop sign checks.
     ranges: HashMap<Mem, (i64, i64)>,
+    /// Globals each function reads or writes, directly or through its calls.
+    uses: Vec<HashSet<VarId>>,
     /// Temporaries holding comparison operands that are dead afterwards, so a test may consume them.
     pub consumable: Vec<Mem>,
 }
@@ -100,6 +102,7 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         limit: 4 * cfg.instr_slots() + 1000,
         ranges: HashMap::new(),
         consumable: Vec::new(),
+        uses: globals_used(ck),
     };
     let end = g.label();
     g.rets.push((None, end));
@@ -206,6 +209,11 @@ impl Gen<'_> {
         }
     }
 
+    /// The global variable occupying memory slot `slot`.
+    fn global_at(&self, slot: usize) -> Option<VarId> {
+        self.ck.vars.iter().position(|v| v.global_slot.is_some_and(|s| (s..s + v.len.unwrap_or(1)).contains(&slot)))
+    }
+
     /// The constant holding the slot index of `a[0]`, or `None` when it is slot 0.
     fn base_addr(&self, id: VarId) -> Option<Mem> {
         match self.var_mem(id) {
@@ -232,7 +240,11 @@ impl Gen<'_> {
             ExprKind::Var(_, v) => *v == Some(id),
             ExprKind::Index(_, v, i) => *v == Some(id) || self.touches(i, id),
             ExprKind::Call(_, args, c) => {
-                (global && matches!(c, Some(Callee::User(_)))) || args.iter().any(|a| self.touches(a, id))
+                let callee_uses = match c {
+                    Some(Callee::User(f)) => global && self.uses[*f].contains(&id),
+                    _ => false,
+                };
+                callee_uses || args.iter().any(|a| self.touches(a, id))
             }
             ExprKind::Unary(_, x) => self.touches(x, id),
             ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => self.touches(a, id) || self.touches(b, id),
@@ -432,6 +444,93 @@ impl Gen<'_> {
         self.op2(Opcode::Mov, t, m);
         t
     }
+}
+
+/// For each function, the globals it reads or writes, including through the functions it calls
+/// (the call graph is acyclic: the checker rejects recursion).
+fn globals_used(ck: &Checked) -> Vec<HashSet<VarId>> {
+    fn expr(e: &Expr, ck: &Checked, out: &mut HashSet<VarId>, calls: &mut Vec<usize>) {
+        let mut var = |v: &Option<VarId>| {
+            if let Some(v) = v.filter(|&v| ck.vars[v].global_slot.is_some()) {
+                out.insert(v);
+            }
+        };
+        match &e.kind {
+            ExprKind::Num(_) => {}
+            ExprKind::Var(_, v) => var(v),
+            ExprKind::Index(_, v, i) => {
+                var(v);
+                expr(i, ck, out, calls);
+            }
+            ExprKind::Call(_, args, c) => {
+                if let Some(Callee::User(f)) = c {
+                    calls.push(*f);
+                }
+                args.iter().for_each(|a| expr(a, ck, out, calls));
+            }
+            ExprKind::Unary(_, x) | ExprKind::IncDec { target: x, .. } => expr(x, ck, out, calls),
+            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
+                expr(a, ck, out, calls);
+                expr(b, ck, out, calls);
+            }
+            ExprKind::Cond(c, a, b) => [c, a, b].iter().for_each(|x| expr(x, ck, out, calls)),
+        }
+    }
+    fn stmt(s: &Stmt, ck: &Checked, out: &mut HashSet<VarId>, calls: &mut Vec<usize>) {
+        let mut exprs: Vec<&Expr> = Vec::new();
+        let mut stmts: Vec<&Stmt> = Vec::new();
+        match s {
+            Stmt::Decl(ds) => {
+                for d in ds {
+                    match &d.init {
+                        Some(Init::Scalar(x)) => exprs.push(x),
+                        Some(Init::List(items, _)) => exprs.extend(items),
+                        None => {}
+                    }
+                }
+            }
+            Stmt::Expr(x) | Stmt::Return(Some(x), _) => exprs.push(x),
+            Stmt::If(c, a, b) => {
+                exprs.push(c);
+                stmts.push(a);
+                stmts.extend(b.as_deref());
+            }
+            Stmt::While(c, b) | Stmt::DoWhile(b, c) => {
+                exprs.push(c);
+                stmts.push(b);
+            }
+            Stmt::For { init, cond, step, body } => {
+                exprs.extend(cond.iter().chain(step.iter()));
+                stmts.extend(init.as_deref());
+                stmts.push(body);
+            }
+            Stmt::Block(b) => stmts.extend(b),
+            Stmt::Return(None, _) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => {}
+        }
+        exprs.into_iter().for_each(|x| expr(x, ck, out, calls));
+        stmts.into_iter().for_each(|x| stmt(x, ck, out, calls));
+    }
+    let funcs = &ck.unit.funcs;
+    let direct: Vec<(HashSet<VarId>, Vec<usize>)> = funcs
+        .iter()
+        .map(|f| {
+            let (mut out, mut calls) = (HashSet::new(), Vec::new());
+            f.body.iter().for_each(|s| stmt(s, ck, &mut out, &mut calls));
+            (out, calls)
+        })
+        .collect();
+    (0..funcs.len())
+        .map(|f| {
+            let (mut all, mut todo, mut seen) = (HashSet::new(), vec![f], HashSet::new());
+            while let Some(g) = todo.pop() {
+                if seen.insert(g) {
+                    all.extend(direct[g].0.iter().copied());
+                    todo.extend(direct[g].1.iter().copied());
+                }
+            }
+            all
+        })
+        .collect()
 }
 
 fn is_var_id(e: &Expr, id: VarId) -> bool {
