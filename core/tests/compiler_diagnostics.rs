@@ -242,6 +242,34 @@ fn array_larger_than_memory() {
 }
 
 #[test]
+fn no_library_and_no_labels() {
+    check(
+        "int main() {\n    int x = sizeof(x);\nagain:\n    printf(x);\n    x = x + 1;\n}\n",
+        expect![[r#"
+            error: `sizeof` is unsupported
+             --> prog.c:2:13
+              |
+            2 |     int x = sizeof(x);
+              |             ^^^^^^
+
+            error: labels are unsupported (there is no `goto`): use loops with `break` and `continue`
+             --> prog.c:3:1
+              |
+            3 | again:
+              | ^^^^^
+
+            error: undefined function `printf`
+             --> prog.c:4:5
+              |
+            4 |     printf(x);
+              |     ^^^^^^^^^
+              = note: there is no C library: the builtins are abs, min, max, assert and frame
+              = hint: keep results in global variables: the page shows them and can write them
+        "#]],
+    );
+}
+
+#[test]
 fn no_main() {
     check(
         "int x;\n",

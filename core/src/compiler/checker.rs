@@ -333,7 +333,13 @@ impl Checker<'_> {
                     }
                     self.arity[f]
                 } else {
-                    self.err(span, format!("undefined function `{name}`"));
+                    let mut d = Diagnostic::error(span, format!("undefined function `{name}`"));
+                    if matches!(name.as_str(), "printf" | "puts" | "putchar" | "scanf" | "malloc" | "free" | "exit") {
+                        d = d
+                            .with_note("there is no C library: the builtins are abs, min, max, assert and frame")
+                            .with_hint("keep results in global variables: the page shows them and can write them");
+                    }
+                    self.sink.push(d);
                     return;
                 };
                 if args.len() != arity {

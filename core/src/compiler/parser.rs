@@ -412,6 +412,13 @@ impl Parser<'_> {
                 return Ok(Stmt::Return(e, span));
             }
             "else" => return self.error(span, "`else` without a matching `if`"),
+            _ if !word.is_empty() && self.peek_at(1) == &Tok::Punct(":") => {
+                let msg = "labels are unsupported (there is no `goto`): use loops with `break` and `continue`";
+                self.sink.push(Diagnostic::error(span, msg));
+                self.next();
+                self.next();
+                return self.stmt(); // the labelled statement is still checked
+            }
             _ => {}
         }
         if self.eat(";") {
@@ -437,12 +444,22 @@ impl Parser<'_> {
             if self.is("(") {
                 return self.error(span, "functions must be defined at the top level");
             }
-            decls.push(self.declarator_rest(name, span)?);
+            match self.declarator_rest(name.clone(), span) {
+                Ok(d) => decls.push(d),
+                Err(()) => {
+                    // Keep the name declared so later uses do not cascade into "undefined" errors.
+                    decls.push(VarDecl { name, span, len: None, init: None, id: None });
+                    self.recover_stmt();
+                    return Ok(decls);
+                }
+            }
             if !self.eat(",") {
                 break;
             }
         }
-        self.expect(";")?;
+        if self.expect(";").is_err() {
+            self.recover_stmt();
+        }
         Ok(decls)
     }
 
