@@ -59,7 +59,7 @@ pub struct Lowered {
 }
 
 pub struct Gen<'a> {
-    pub cfg: Config,
+    cfg: Config,
     ck: &'a Checked,
     items: Vec<Item>,
     labels: usize,
@@ -73,7 +73,7 @@ pub struct Gen<'a> {
     traps: Vec<(Label, String, Option<SrcLoc>)>,
     frames: Vec<Label>,
     locals: Vec<(VarId, usize)>,
-    pub loc: Option<SrcLoc>,
+    loc: Option<SrcLoc>,
     /// Items beyond which generation stops (inlining can grow code exponentially).
     limit: usize,
     /// Value ranges known for some slots (counters of simple `for` loops), used to drop sign checks.
@@ -81,7 +81,7 @@ pub struct Gen<'a> {
     /// Globals each function reads or writes, directly or through its calls.
     uses: Vec<HashSet<VarId>>,
     /// Temporaries holding comparison operands that are dead afterwards, so a test may consume them.
-    pub consumable: Vec<Mem>,
+    consumable: Vec<Mem>,
 }
 
 pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
