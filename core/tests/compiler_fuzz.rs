@@ -233,6 +233,13 @@ fn pathological_input_is_rejected_quickly() {
     src += "int main() { return f39(1); }\n";
     let out = compile(&src, cfg);
     assert!(out.diagnostics[0].message.contains("inlining every call needs more than"), "{:?}", out.diagnostics);
+    // Constant arguments can make an index constant only after inlining; out of bounds it
+    // becomes a run-time pointer (reading a neighbour, or faulting outside memory), never a crash.
+    let src = "int a[4]; int b = 7; int r, s;\nint get(int i) { return a[i]; }\nint main() { r = get(4); s = get(-1); a[3] = get(100); }\n";
+    let prog = compile(src, cfg).program.unwrap();
+    let mut m = Interp::new(&prog).unwrap();
+    assert!(matches!(m.run(1000, None), Status::Fault { .. }));
+    assert_eq!(m.read_slot(5), 7, "a[4] reads b; then a[-1] is pointer 255: a fault");
     let huge = compile("int a[30000]; int main() { int b[30000] = {1}; }", cfg);
     assert!(huge.program.is_none());
 }

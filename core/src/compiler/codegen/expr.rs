@@ -12,8 +12,8 @@ impl Gen<'_> {
         }
         match &e.kind {
             ExprKind::Var(_, Some(id)) => self.var_mem(*id),
-            ExprKind::Index(_, Some(id), idx) if self.constant(idx).is_some() => {
-                self.elem_mem(*id, self.constant(idx).unwrap_or(0))
+            ExprKind::Index(_, Some(id), idx) if self.const_index(*id, idx).is_some() => {
+                self.elem_mem(*id, self.const_index(*id, idx).unwrap_or(0))
             }
             _ => {
                 let t = self.temp();
@@ -40,7 +40,7 @@ impl Gen<'_> {
             }
             ExprKind::Index(_, id, idx) => {
                 let id = id.expect("checked");
-                if let Some(k) = self.constant(idx) {
+                if let Some(k) = self.const_index(id, idx) {
                     return self.op2(Opcode::Mov, dst, self.elem_mem(id, k));
                 }
                 self.pointer(dst, id, idx);
@@ -175,7 +175,7 @@ impl Gen<'_> {
         };
         let scalar = match idx {
             None => Some(self.var_mem(id)),
-            Some(i) => self.constant(i).map(|k| self.elem_mem(id, k)),
+            Some(i) => self.const_index(id, i).map(|k| self.elem_mem(id, k)),
         };
         if let Some(m) = scalar {
             match op {
@@ -229,7 +229,7 @@ impl Gen<'_> {
         };
         let scalar = match idx {
             None => Some(self.var_mem(id)),
-            Some(i) => self.constant(i).map(|k| self.elem_mem(id, k)),
+            Some(i) => self.const_index(id, i).map(|k| self.elem_mem(id, k)),
         };
         if let Some(m) = scalar {
             if post && want {

@@ -209,6 +209,14 @@ impl Gen<'_> {
         }
     }
 
+    /// A constant index within the bounds of array `id`. Out-of-bounds constants that only
+    /// appear after inlining (the checker rejects literal ones) go through a run-time pointer,
+    /// like any computed index.
+    fn const_index(&self, id: VarId, idx: &Expr) -> Option<i64> {
+        let len = self.ck.vars[id].len.unwrap_or(1) as i64;
+        self.constant(idx).filter(|k| (0..len).contains(k))
+    }
+
     /// The global variable occupying memory slot `slot`.
     fn global_at(&self, slot: usize) -> Option<VarId> {
         self.ck.vars.iter().position(|v| v.global_slot.is_some_and(|s| (s..s + v.len.unwrap_or(1)).contains(&slot)))
