@@ -185,7 +185,10 @@ fn random_programs_never_panic() {
         for _ in 0..1 + rng.below(8) {
             let lhs = rng.pick(&["a", "b", "v[i]", "v[2]", "i", "q"]);
             let op = rng.pick(&["=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="]);
-            let rhs = rng.pick(&["a + 1", "f(b, 3)", "v[a & 3]", "-i", "i++", "--b", "a < b", "g()", "7 / a"]);
+            let rhs = rng.pick(&[
+                "a + 1", "f(b, 3)", "v[a & 3]", "-i", "i++", "--b", "a < b", "g()", "7 / a", "at(5)", "at(-2)",
+                "at(3)", "at(i)",
+            ]);
             let stmt = format!("{lhs} {op} {rhs};");
             body.push_str(&match rng.below(6) {
                 0 => format!("for (int i = 0; i < 3; i++) {{ {stmt} if (a) break; else continue; }}\n"),
@@ -197,7 +200,7 @@ fn random_programs_never_panic() {
             });
         }
         let src = format!(
-            "int a, b, v[4];\nint f(int x, int y) {{ if (x > y) return x; return y * 2; }}\nint g() {{ return f(a, b) + f(b, a); }}\nint main() {{\n int i = 1;\n int q = 0;\n{body}}}\n"
+            "int a, b, v[4];\nint f(int x, int y) {{ if (x > y) return x; return y * 2; }}\nint g() {{ return f(a, b) + f(b, a); }}\nint at(int k) {{ v[k & 3] += k; return v[k]; }}\nint main() {{\n int i = 1;\n int q = 0;\n{body}}}\n"
         );
         let out = compile(&src, cfg);
         if let Some(p) = &out.program {
