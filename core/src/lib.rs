@@ -6,6 +6,7 @@
 
 pub mod asm;
 pub mod bench;
+pub mod compiler;
 pub mod config;
 pub mod diag;
 pub mod engine;
