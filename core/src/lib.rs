@@ -7,7 +7,9 @@
 pub mod asm;
 pub mod config;
 pub mod diag;
+pub mod demos;
 pub mod engine;
+pub mod host;
 pub mod image;
 pub mod interp;
 pub mod isa;
