@@ -4,7 +4,7 @@
 
 #define W 8           // board width and height; cells are y * 8 + x
 #define CELLS 64
-#define MAXLEN 48     // the ring buffer of body cells; reaching it wins
+#define MAXLEN 40     // the ring buffer of body cells; reaching it wins
 #define EMPTY 0
 #define BODY 1
 #define HEAD 2

@@ -6,8 +6,8 @@
 
 pub mod asm;
 pub mod config;
-pub mod diag;
 pub mod demos;
+pub mod diag;
 pub mod engine;
 pub mod host;
 pub mod image;

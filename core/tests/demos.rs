@@ -153,6 +153,54 @@ fn snake_dies_on_walls_and_on_itself() {
     }
 }
 
+/// The next cell on a Hamiltonian cycle of the 8×8 board: right along the
+/// even rows and left along the odd ones (columns 1..7), then up column 0.
+fn cycle_next(x: i32, y: i32) -> (i32, i32) {
+    match (x, y) {
+        (0, 0) => (1, 0),
+        (0, _) => (0, y - 1),
+        (7, _) if y % 2 == 0 => (7, y + 1),
+        (_, _) if y % 2 == 0 => (x + 1, y),
+        (1, 7) => (0, 7),
+        (1, _) => (1, y + 1),
+        _ => (x - 1, y),
+    }
+}
+
+#[test]
+fn snake_steered_along_a_cycle_grows_until_it_wins() {
+    let (prog, _) = build("snake");
+    for e in &mut engines(&prog) {
+        let e = e.as_mut();
+        write_scalar(e, "seed", 42).unwrap();
+        let mut most = 0;
+        for _ in 0..64 * 40 {
+            let before = e.steps();
+            if run_to_frame(e, 5000) != Status::Running {
+                break;
+            }
+            most = most.max(e.steps() - before);
+            let screen = read_var(e, "screen").unwrap();
+            let count = |v: i32| screen.iter().filter(|&&c| c == v).count();
+            let length = read_scalar(e, "score").unwrap() as usize + 3;
+            assert_eq!((count(1), count(2), count(3)), (length - 1, 1, 1), "{screen:?}");
+            let at = screen.iter().position(|&c| c == 2).unwrap() as i32;
+            let (x, y) = (at % 8, at / 8);
+            let (nx, ny) = cycle_next(x, y);
+            let key = match (nx - x, ny - y) {
+                (0, -1) => 1,
+                (1, 0) => 2,
+                (0, 1) => 3,
+                _ => 4,
+            };
+            write_scalar(e, "key", key).unwrap();
+        }
+        eprintln!("snake, a whole game: at most {most} steps per tick, {} steps", e.steps());
+        assert_eq!(e.status(), Status::Halted);
+        assert_eq!((read_scalar(e, "game_over").unwrap(), read_scalar(e, "score").unwrap()), (2, 37));
+    }
+}
+
 fn puzzle(meta: &Meta, name: &str) -> Vec<i64> {
     meta.examples.iter().find(|x| x.name.starts_with(name)).unwrap().writes["grid"].clone()
 }
