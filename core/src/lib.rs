@@ -5,6 +5,7 @@
 //! semantics, [`asm`] the text format. See `ARCHITECTURE.md` at the root.
 
 pub mod asm;
+pub mod compiler;
 pub mod config;
 pub mod demos;
 pub mod diag;
