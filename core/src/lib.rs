@@ -13,6 +13,8 @@ pub mod interp;
 pub mod isa;
 pub mod report;
 pub mod state;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 
 pub use config::Config;
 pub use engine::Engine;
