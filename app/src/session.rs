@@ -72,7 +72,10 @@ pub enum Phase {
     /// Loaded and not finished (at the start, after steps, or stopped by the budget).
     Ready,
     Halted,
-    Fault { message: String, line: Option<u32> },
+    Fault {
+        message: String,
+        line: Option<u32>,
+    },
 }
 
 pub struct Session {

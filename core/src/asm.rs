@@ -159,7 +159,7 @@ impl Assembler {
         let dir = &toks[0];
         // `.data @ 17 = 5` initialises a slot without naming it.
         let name = toks.get(1).filter(|t| is_ident(t));
-        if name.is_none() && !toks.get(1).is_some_and(|t| t.text == "@") {
+        if name.is_none() && toks.get(1).is_none_or(|t| t.text != "@") {
             return self.err(dir.span, "`.data` needs a name: `.data x = 5`");
         }
         let mut i = if name.is_some() { 2 } else { 1 };
