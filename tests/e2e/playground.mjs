@@ -136,6 +136,27 @@ const checks = [
       await until("the configuration to come back", async () => (await page.getByTestId("config").inputValue()) === "small");
     },
   ],
+  [
+    "the page exposes loom-core's JavaScript API",
+    async (page) => {
+      const out = await page.evaluate((src) => {
+        const api = window.wasmBindings;
+        const report = JSON.parse(api.runProgram("asm", src, "default", "interp", 1000));
+        let thrown = "";
+        try {
+          api.runProgram("asm", "FROB x", "default", "interp", 1000);
+        } catch (e) {
+          thrown = e instanceof Error ? e.message : `not an Error: ${e}`;
+        }
+        const diags = JSON.parse(api.check("asm", "JMP nowhere", "tiny"));
+        return { report, thrown, diags, configs: JSON.parse(api.configs()).length };
+      }, COUNTDOWN);
+      if (out.report.status !== "halted" || out.report.vars.sum !== 55) throw new Error(JSON.stringify(out.report));
+      if (!out.thrown.includes("program:1:1")) throw new Error(`thrown: ${out.thrown}`);
+      if (out.diags[0]?.span?.line !== 1) throw new Error(`check: ${JSON.stringify(out.diags)}`);
+      if (out.configs < 1) throw new Error("configs() is empty");
+    },
+  ],
 ];
 
 await rm(OUT, { recursive: true, force: true });
