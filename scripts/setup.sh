@@ -20,7 +20,8 @@ wasm_bindgen_version() {
 }
 
 setup_build() {
-  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  # grep without -q reads all input, so pipefail never sees rustup die of SIGPIPE.
+  if ! rustup target list --installed | grep -x wasm32-unknown-unknown >/dev/null; then
     say "adding the Rust target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
   fi
