@@ -1,1 +1,3 @@
-fn main() {}
+fn main() {
+    loom_app::start();
+}

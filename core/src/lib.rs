@@ -18,6 +18,8 @@ pub mod isa;
 pub mod machine;
 pub mod report;
 pub mod state;
+#[cfg(feature = "wasm")]
+pub mod wasm;
 
 pub use config::Config;
 pub use engine::Engine;

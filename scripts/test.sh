@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs every test, stopping at the first failure:
+# format, lints (native and wasm), native tests, browser tests (wasm-bindgen-test
+# in headless Chromium), the release build of the page, and the end-to-end test.
+set -euo pipefail
+source "$(dirname "$0")/setup.sh"
+setup_test
+cd "$LOOM_ROOT"
+
+passed=0
+stage() {
+  local start=$SECONDS
+  echo
+  echo "==> $*"
+  "$@"
+  passed=$((passed + 1))
+  echo "--- done in $((SECONDS - start)) s"
+}
+
+stage cargo fmt --all --check
+stage cargo clippy --workspace --all-targets -- -D warnings
+# The wasm-only code (the JS API, browser tests) is invisible to the native lint.
+stage cargo clippy -p loom-core -p loom-app --features loom-core/wasm --target wasm32-unknown-unknown --all-targets \
+  -- -D warnings
+stage cargo test --workspace
+stage cargo test -p loom-core --features wasm --target wasm32-unknown-unknown --test wasm_api
+stage cargo test -p loom-app --target wasm32-unknown-unknown
+stage trunk build --release
+stage node tests/e2e/playground.mjs
+
+echo
+echo "stages: $passed passed, 0 failed"
