@@ -6,9 +6,12 @@
 
 pub mod asm;
 pub mod bench;
+pub mod compiler;
 pub mod config;
+pub mod demos;
 pub mod diag;
 pub mod engine;
+pub mod host;
 pub mod image;
 pub mod interp;
 pub mod isa;

@@ -1,17 +1,19 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
+use loom_core::compiler;
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
 use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME]
+  loom build FILE.c [--config NAME]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
   loom weights [--config NAME]
   loom bench [--json]
 
-FILE is assembly (.s). Configurations: tiny small compact default large compact16 default16 large16.";
+FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
 
 struct Opts {
     file: String,
@@ -64,8 +66,33 @@ fn load(opts: &Opts) -> Result<Program, String> {
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
     match opts.file.rsplit('.').next() {
         Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
-        _ => Err(format!("{}: unknown file type (expected .s)", opts.file)),
+        Some("c") => compile_c(opts, &src).map(|(p, _)| p),
+        _ => Err(format!("{}: unknown file type (expected .s or .c)", opts.file)),
     }
+}
+
+/// Compiles C, printing warnings; errors become the command's failure.
+fn compile_c(opts: &Opts, src: &str) -> Result<(Program, compiler::Compiled), String> {
+    let out = compiler::compile(src, opts.config);
+    let warnings: Vec<_> = out.diagnostics.iter().filter(|d| !d.is_error()).cloned().collect();
+    if !warnings.is_empty() {
+        eprintln!("{}", diag::render_all(&warnings, &opts.file, src));
+    }
+    match out.program.clone() {
+        Some(p) => Ok((p, out)),
+        None => {
+            let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+            Err(diag::render_all(&errors, &opts.file, src))
+        }
+    }
+}
+
+/// `loom build`: the annotated disassembly of a C program.
+fn build(opts: &Opts) -> Result<(), String> {
+    let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
+    let (_, out) = compile_c(opts, &src)?;
+    print!("{}", compiler::annotated_listing(&out, &src));
+    Ok(())
 }
 
 fn run(opts: &Opts) -> Result<(), String> {
@@ -196,6 +223,7 @@ fn main() -> ExitCode {
             weights(&opts.config);
             Ok(())
         }
+        "build" => build(&opts),
         _ => Err(format!("unknown command `{cmd}`\n{USAGE}")),
     });
     match result {

@@ -1,0 +1,354 @@
+//! Instruction sequences for the operators the machine lacks: exact
+//! comparisons, multiplication, division and variable shifts. Each one is
+//! checked exhaustively against C's meaning on 8-bit words in the tests.
+
+use super::{Gen, Label, Mem};
+use crate::compiler::ast::{BinOp, Expr};
+use crate::isa::Opcode;
+
+impl Gen<'_> {
+    /// `dst ← dst op r`. `e` locates a division for its run-time fault.
+    pub fn apply(&mut self, dst: Mem, op: BinOp, r: Mem, e: &Expr) {
+        let k = match r {
+            Mem::Const(k) => Some(k),
+            _ => None,
+        };
+        let m = self.mark();
+        match (op, k) {
+            (BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr, Some(0)) => {}
+            (BinOp::Add, Some(1)) | (BinOp::Sub, Some(-1)) => self.op1(Opcode::Inc, dst),
+            (BinOp::Add, Some(-1)) | (BinOp::Sub, Some(1)) => self.op1(Opcode::Dec, dst),
+            (BinOp::Add, _) => self.op2(Opcode::Add, dst, r),
+            (BinOp::Sub, _) => self.op2(Opcode::Sub, dst, r),
+            (BinOp::And, Some(-1)) => {}
+            (BinOp::And, Some(0)) => self.op2(Opcode::Xor, dst, dst),
+            (BinOp::And, _) => self.op2(Opcode::And, dst, r),
+            (BinOp::Or, _) => self.op2(Opcode::Or, dst, r),
+            (BinOp::Xor, _) => self.op2(Opcode::Xor, dst, r),
+            (BinOp::Mul, Some(k)) => self.mul_const(dst, k, None),
+            (BinOp::Mul, None) => self.mul(dst, r),
+            (BinOp::Div | BinOp::Rem, _) => {
+                let saved = self.loc_of(e);
+                self.divide(dst, r, op == BinOp::Rem);
+                self.loc = saved;
+            }
+            (BinOp::Shl | BinOp::Shr, Some(k)) => {
+                let n = self.cfg.word_bits as i64;
+                let sh = if op == BinOp::Shl { Opcode::Shl } else { Opcode::Shr };
+                if op == BinOp::Shl && !(0..n).contains(&k) {
+                    self.op2(Opcode::Xor, dst, dst);
+                } else {
+                    (0..k.clamp(0, n - 1)).for_each(|_| self.op1(sh, dst));
+                }
+            }
+            (BinOp::Shl | BinOp::Shr, None) => {
+                // t = r + 1; while (--t > 0) dst <<= 1;  (a negative count shifts nothing)
+                let sh = if op == BinOp::Shl { Opcode::Shl } else { Opcode::Shr };
+                let t = self.copy(r);
+                self.op1(Opcode::Inc, t);
+                let (top, done) = (self.label(), self.label());
+                self.place(top);
+                self.subleq(self.konst(1), t, done);
+                self.op1(sh, dst);
+                self.jump(Opcode::Jmp, None, top);
+                self.place(done);
+            }
+            _ => {
+                // Comparisons and logic are lowered through `cond`; reaching here means a caller bug.
+                debug_assert!(false, "apply({op:?}) is not an arithmetic operator");
+            }
+        }
+        self.release(m);
+    }
+
+    pub(super) fn loc_of(&mut self, e: &Expr) -> Option<crate::image::SrcLoc> {
+        let saved = self.loc;
+        self.set_loc(e.span);
+        saved
+    }
+
+    /// `dst *= k` with shifts and adds (Horner over the bits of |k|); `x`, when given,
+    /// holds dst's original value and saves a copy.
+    pub fn mul_const(&mut self, dst: Mem, k: i64, x: Option<Mem>) {
+        let n = self.cfg.word_bits;
+        let min = -(1i64 << (n - 1));
+        if k == 0 {
+            return self.op2(Opcode::Xor, dst, dst);
+        }
+        let (neg, mag) = if k == min { (false, 1u64 << (n - 1)) } else { (k < 0, k.unsigned_abs()) };
+        if mag.is_power_of_two() {
+            (0..mag.trailing_zeros()).for_each(|_| self.op1(Opcode::Shl, dst));
+        } else {
+            let x = x.filter(|&x| x != dst).unwrap_or_else(|| self.copy(dst));
+            let top = 63 - mag.leading_zeros();
+            for bit in (0..top).rev() {
+                self.op1(Opcode::Shl, dst);
+                if mag >> bit & 1 == 1 {
+                    self.op2(Opcode::Add, dst, x);
+                }
+            }
+        }
+        if neg {
+            self.negate(dst);
+        }
+    }
+
+    /// `dst *= y`: shift-and-add over the multiplier's bits, most significant first.
+    /// The multiplier lives in its own register: MULACC's in-register form lets the
+    /// accumulated sum carry into multiplier bits not yet consumed.
+    pub(super) fn mul(&mut self, dst: Mem, y: Mem) {
+        let y = if y == dst { self.copy(y) } else { y };
+        let r = self.copy(dst);
+        let k = self.temp();
+        self.op2(Opcode::Mov, k, self.konst(self.cfg.word_bits as i64));
+        self.op2(Opcode::Xor, dst, dst);
+        let (top, add, next) = (self.label(), self.label(), self.label());
+        self.place(top);
+        self.op1(Opcode::Shl, dst);
+        self.jump(Opcode::Cmp, Some(r), add);
+        self.jump(Opcode::Jmp, None, next);
+        self.place(add);
+        self.op2(Opcode::Add, dst, y);
+        self.place(next);
+        self.op1(Opcode::Shl, r);
+        self.op1(Opcode::Dec, k);
+        self.jump(Opcode::Jnz, Some(k), top);
+    }
+
+    /// `na ← −|x|` (never overflows: −|MIN| = MIN).
+    pub(super) fn neg_abs(&mut self, x: Mem) -> Mem {
+        let na = self.copy(x);
+        let ok = self.label();
+        self.subleq(self.konst(0), na, ok);
+        self.op2(Opcode::Xor, na, na);
+        self.op2(Opcode::Sub, na, x);
+        self.place(ok);
+        na
+    }
+
+    /// `dst ← dst / r` or `dst % r`, truncating toward zero; faults when `r` is 0.
+    ///
+    /// Works on negated magnitudes (−|x| always fits) by repeated subtraction,
+    /// which SUBLEQ does in one step per subtraction; powers of two shift.
+    pub(super) fn divide(&mut self, dst: Mem, r: Mem, rem: bool) {
+        let min = self.cfg.word_min() as i64;
+        if let Mem::Const(d) = r {
+            if d != 0 && d != min {
+                return self.divide_const(dst, d, rem);
+            }
+        }
+        let r = if r == dst { self.copy(r) } else { r };
+        let trap = self.trap("division by zero");
+        self.jump(Opcode::Jz, Some(r), trap);
+        let end = self.label();
+        self.jump(Opcode::Jz, Some(dst), end); // 0 / r = 0 % r = 0, and −0 − MIN would overflow below
+        let na = self.neg_abs(dst);
+        let nb = self.neg_abs(r);
+        let q = self.temp();
+        self.op2(Opcode::Mov, q, self.konst(-1));
+        let (top, check, done) = (self.label(), self.label(), self.label());
+        self.place(top);
+        self.op1(Opcode::Inc, q);
+        self.subleq(nb, na, check);
+        if rem {
+            self.op2(Opcode::Add, na, nb);
+        }
+        self.jump(Opcode::Jmp, None, done);
+        self.place(check);
+        self.jump(Opcode::Jnz, Some(na), top);
+        self.op1(Opcode::Inc, q);
+        self.place(done);
+        if rem {
+            self.by_sign(dst, dst, na, true, end);
+        } else {
+            let s = self.copy(dst);
+            self.op2(Opcode::Xor, s, r);
+            self.by_sign(dst, s, q, false, end);
+        }
+    }
+
+    /// `dst ← ±v` chosen by the sign of `sign`: `−v` for `sign ≥ 0` when
+    /// `negate_when_nonneg` (remainders kept as −|r|), otherwise `−v` for `sign < 0`.
+    pub(super) fn by_sign(&mut self, dst: Mem, sign: Mem, v: Mem, negate_when_nonneg: bool, end: Label) {
+        let neg = self.label();
+        self.jump(Opcode::Cmp, Some(sign), neg);
+        self.set_or_negate(dst, v, negate_when_nonneg);
+        self.jump(Opcode::Jmp, None, end);
+        self.place(neg);
+        self.set_or_negate(dst, v, !negate_when_nonneg);
+        self.place(end);
+    }
+
+    pub(super) fn set_or_negate(&mut self, dst: Mem, v: Mem, negate: bool) {
+        if negate {
+            self.op2(Opcode::Xor, dst, dst);
+            self.op2(Opcode::Sub, dst, v);
+        } else {
+            self.op2(Opcode::Mov, dst, v);
+        }
+    }
+
+    pub(super) fn divide_const(&mut self, dst: Mem, d: i64, rem: bool) {
+        let mag = d.unsigned_abs();
+        if mag == 1 {
+            if rem {
+                self.op2(Opcode::Xor, dst, dst);
+            } else if d < 0 {
+                self.negate(dst);
+            }
+            return;
+        }
+        if mag.is_power_of_two() {
+            // q = (x + (x < 0 ? |d| − 1 : 0)) >> k, rounding toward zero.
+            let k = mag.trailing_zeros();
+            let q = if rem { self.copy(dst) } else { dst };
+            let t = self.copy(q);
+            self.op2(Opcode::Add, t, self.konst(mag as i64 - 1));
+            self.op2(Opcode::Cmov, q, t);
+            (0..k).for_each(|_| self.op1(Opcode::Shr, q));
+            if rem {
+                (0..k).for_each(|_| self.op1(Opcode::Shl, q));
+                self.op2(Opcode::Sub, dst, q);
+            } else if d < 0 {
+                self.negate(dst);
+            }
+            return;
+        }
+        let na = self.neg_abs(dst);
+        let step = self.konst(-(mag as i64));
+        let (top, end) = (self.label(), self.label());
+        if rem {
+            // na += |d| while it stays ≤ 0, then undo the last step: na = −|x % d|.
+            self.place(top);
+            self.subleq(step, na, top);
+            self.op2(Opcode::Add, na, step);
+            self.by_sign(dst, dst, na, true, end);
+        } else {
+            let q = self.temp();
+            self.op2(Opcode::Mov, q, self.konst(-1));
+            self.place(top);
+            self.op1(Opcode::Inc, q);
+            self.subleq(step, na, top);
+            self.by_sign(dst, dst, q, d < 0, end);
+        }
+    }
+
+    /// Jumps to `l` when `x rel y` holds, comparing exactly: a wrapped difference
+    /// is only trusted when both operands have the same sign (then it cannot overflow).
+    pub fn rel_jump(&mut self, x: Mem, y: Mem, rel: BinOp, l: Label) {
+        let (min, max) = (self.cfg.word_min() as i64, self.cfg.word_max() as i64);
+        let cst = |m: Mem| match m {
+            Mem::Const(k) => Some(k),
+            _ => None,
+        };
+        let (cx, cy) = (cst(x), cst(y));
+        if let (Some(a), Some(b)) = (cx, cy) {
+            let holds = crate::compiler::fold::binary(&self.cfg, rel, a, b) == Some(1);
+            if holds {
+                self.jump(Opcode::Jmp, None, l);
+            }
+            return;
+        }
+        match rel {
+            BinOp::Gt => return self.rel_jump(y, x, BinOp::Lt, l),
+            BinOp::Ge => return self.rel_jump(y, x, BinOp::Le, l),
+            BinOp::Eq | BinOp::Ne => {
+                let op = if rel == BinOp::Eq { Opcode::Jz } else { Opcode::Jnz };
+                let v = if cy == Some(0) {
+                    x
+                } else if cx == Some(0) {
+                    y
+                } else {
+                    let t = self.scratch(x);
+                    self.op2(Opcode::Sub, t, y);
+                    t
+                };
+                return self.jump(op, Some(v), l);
+            }
+            _ => {}
+        }
+        let strict = rel == BinOp::Lt;
+        match (strict, cx, cy) {
+            (true, _, Some(0)) => return self.jump(Opcode::Cmp, Some(x), l),
+            (false, _, Some(0)) => return self.subleq(self.konst(0), x, l),
+            (true, _, Some(k)) if k == min => return,
+            (true, _, Some(k)) => return self.rel_jump(x, self.konst(k - 1), BinOp::Le, l),
+            (true, Some(k), _) if k == max => return,
+            (true, Some(k), _) => return self.rel_jump(self.konst(k + 1), y, BinOp::Le, l),
+            (false, Some(k), _) if k == min => return self.jump(Opcode::Jmp, None, l),
+            (false, _, Some(k)) if k == max => return self.jump(Opcode::Jmp, None, l),
+            (false, Some(0), _) => {
+                let skip = self.label();
+                self.jump(Opcode::Cmp, Some(y), skip);
+                self.jump(Opcode::Jmp, None, l);
+                return self.place(skip);
+            }
+            _ => {}
+        }
+        if let (Some((xl, xh)), Some((yl, yh))) = (self.range(x), self.range(y)) {
+            let decided = if strict { (xh < yl, xl >= yh) } else { (xh <= yl, xl > yh) };
+            match decided {
+                (true, _) => return self.jump(Opcode::Jmp, None, l),
+                (_, true) => return,
+                _ if xl - yh >= min && xh - yl <= max => return self.exact_difference(x, y, strict, l),
+                _ => {}
+            }
+        }
+        let end = self.label();
+        let mut diff = None;
+        if let Some(k) = cy {
+            if k >= 0 {
+                self.jump(Opcode::Cmp, Some(x), l); // x < 0 ≤ k
+            } else {
+                let same = self.label();
+                self.jump(Opcode::Cmp, Some(x), same);
+                self.jump(Opcode::Jmp, None, end); // x ≥ 0 > k
+                self.place(same);
+            }
+        } else if let Some(k) = cx {
+            if k >= 0 {
+                self.jump(Opcode::Cmp, Some(y), end); // y < 0 ≤ k
+            } else {
+                let same = self.label();
+                self.jump(Opcode::Cmp, Some(y), same);
+                self.jump(Opcode::Jmp, None, l); // k < 0 ≤ y
+                self.place(same);
+            }
+        } else {
+            let d = self.label();
+            let t = self.copy(x);
+            self.op2(Opcode::Xor, t, y);
+            self.jump(Opcode::Cmp, Some(t), d);
+            diff = Some(d);
+        }
+        // Same signs: the difference is exact.
+        self.exact_difference(x, y, strict, l);
+        if let Some(d) = diff {
+            // Different signs: x < y exactly when x is the negative one.
+            self.jump(Opcode::Jmp, None, end);
+            self.place(d);
+            self.jump(Opcode::Cmp, Some(x), l);
+        }
+        self.place(end);
+    }
+
+    /// Jumps when `x − y < 0` (strict) or `≤ 0`, for operands whose difference cannot overflow.
+    pub(super) fn exact_difference(&mut self, x: Mem, y: Mem, strict: bool, l: Label) {
+        let t = self.scratch(x);
+        if strict {
+            self.op2(Opcode::Sub, t, y);
+            self.jump(Opcode::Cmp, Some(t), l);
+        } else {
+            self.subleq(y, t, l);
+        }
+    }
+
+    /// `x` itself when the comparison may consume it, else a copy.
+    pub(super) fn scratch(&mut self, x: Mem) -> Mem {
+        if self.consumable.contains(&x) {
+            x
+        } else {
+            self.copy(x)
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Label resolution and memory layout: a small peephole pass over the
+//! symbolic code, then globals at slot 0 (declaration order, so the host can
+//! find them), the deduplicated constant pool, and the compile-time stack.
+
+use super::checker::Checked;
+use super::codegen::{Item, Label, Lowered, Mem, Opd};
+use crate::config::Config;
+use crate::diag::{Diagnostic, Span};
+use crate::image::{Program, Symbol, Trap};
+use crate::isa::{Instr, Opcode};
+use std::collections::HashMap;
+
+pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagnostic> {
+    if low.truncated {
+        let d = Diagnostic::error(
+            Span::new(1, 1, 2),
+            format!("the program does not fit: inlining every call needs more than {} instructions", low.items.len()),
+        )
+        .with_note("each call is compiled as a copy of the function's body")
+        .with_hint("call large functions from fewer places, for example inside a loop");
+        return Err(d);
+    }
+    let items = peephole(low.items, &low.frames);
+    let mut at: HashMap<Label, usize> = HashMap::new();
+    let mut count = 0;
+    for it in &items {
+        match it {
+            Item::Label(l) => {
+                at.insert(*l, count);
+            }
+            Item::Ins { .. } => count += 1,
+        }
+    }
+    let mut pool: Vec<Mem> = Vec::new();
+    for it in &items {
+        if let Item::Ins { a, b, c, .. } = it {
+            for o in [a, b, c] {
+                if let Opd::M(m @ (Mem::Const(_) | Mem::StackAddr(_))) = o {
+                    if !pool.contains(m) {
+                        pool.push(*m);
+                    }
+                }
+            }
+        }
+    }
+    let globals = ck.data.len();
+    let stack = globals + pool.len();
+    let slots = stack + low.stack_slots;
+    if count > cfg.instr_slots() || slots > cfg.mem_slots {
+        return Err(budget_error(cfg, count, slots, globals, pool.len(), low.stack_slots));
+    }
+    let slot_of = |m: Mem| -> usize {
+        match m {
+            Mem::Global(s) => s,
+            Mem::Stack(d) => stack + d,
+            other => globals + pool.iter().position(|p| *p == other).unwrap_or(0),
+        }
+    };
+    let col = |o: Opd| -> u32 {
+        match o {
+            Opd::Nil => 0,
+            Opd::M(m) => cfg.mem_col(slot_of(m)) as u32,
+            Opd::L(l) => cfg.instr_col(at.get(&l).copied().unwrap_or(0)) as u32,
+        }
+    };
+    let mut prog = Program::empty(cfg);
+    for it in &items {
+        if let Item::Ins { op, a, b, c, loc } = *it {
+            let ins = match op {
+                Opcode::Subleq => Instr::subleq(col(a), col(b), col(c)),
+                _ => Instr::ext(op, col(b), col(c)),
+            };
+            prog.code.push(ins);
+            prog.locs.push(loc);
+        }
+    }
+    for (slot, v) in ck.data.iter().enumerate() {
+        prog.data[slot] = cfg.wrap(*v);
+    }
+    for (k, m) in pool.iter().enumerate() {
+        prog.data[globals + k] = match *m {
+            Mem::Const(v) => cfg.wrap(v),
+            Mem::StackAddr(d) => cfg.wrap((stack + d) as i64),
+            _ => 0,
+        };
+    }
+    for v in ck.vars.iter().filter(|v| v.global_slot.is_some()) {
+        prog.symbols.push(symbol(&v.name, v.global_slot.unwrap_or(0), v.len, "global", false));
+    }
+    for &(id, d) in &low.locals {
+        let v = &ck.vars[id];
+        // Two locals of one function with the same name are told apart by their declaration line.
+        let twins = low.locals.iter().filter(|&&(o, _)| ck.vars[o].name == v.name && ck.vars[o].scope == v.scope);
+        let scope = if twins.count() > 1 { format!("{}@{}", v.scope, v.span.line) } else { v.scope.clone() };
+        prog.symbols.push(symbol(&v.name, stack + d, v.len, &scope, false));
+    }
+    if !pool.is_empty() {
+        prog.symbols.push(symbol("$const", globals, Some(pool.len()), "compiler", true));
+    }
+    if low.stack_slots > 0 {
+        prog.symbols.push(symbol("$stack", stack, Some(low.stack_slots), "compiler", true));
+    }
+    prog.frames = low.frames.iter().filter_map(|l| at.get(l).copied()).collect();
+    prog.traps = low.traps.iter().filter_map(|(l, m)| Some(Trap { index: *at.get(l)?, message: m.clone() })).collect();
+    Ok(prog)
+}
+
+fn symbol(name: &str, slot: usize, len: Option<usize>, scope: &str, hidden: bool) -> Symbol {
+    Symbol {
+        name: name.to_string(),
+        slot,
+        len: len.unwrap_or(1),
+        is_array: len.is_some() && !hidden,
+        scope: scope.to_string(),
+        hidden,
+    }
+}
+
+fn budget_error(cfg: Config, instrs: usize, slots: usize, globals: usize, pool: usize, stack: usize) -> Diagnostic {
+    let mut parts = Vec::new();
+    if instrs > cfg.instr_slots() {
+        parts.push(format!("{instrs} instruction slots (`{}` has {})", cfg.name, cfg.instr_slots()));
+    }
+    if slots > cfg.mem_slots {
+        parts.push(format!("{slots} memory slots (`{}` has {})", cfg.name, cfg.mem_slots));
+    }
+    let d =
+        Diagnostic::error(Span::new(1, 1, 2), format!("the program does not fit: it needs {}", parts.join(" and ")))
+            .with_note(format!(
+                "memory: {globals} for globals, {pool} for constants, {stack} for locals and temporaries"
+            ));
+    match Config::smallest_fitting(instrs, slots, cfg.word_bits) {
+        Some(c) => d.with_hint(format!("the `{}` configuration fits ({c})", c.name)),
+        None => d.with_hint("no configuration is large enough: shrink arrays or split work into fewer calls"),
+    }
+}
+
+fn is_jump_to(it: &Item) -> Option<Label> {
+    match it {
+        Item::Ins { op: Opcode::Jmp, c: Opd::L(l), .. } => Some(*l),
+        _ => None,
+    }
+}
+
+/// Removes jumps to the next instruction and code after an unconditional
+/// jump, and threads jumps that land on another `JMP`.
+fn peephole(mut items: Vec<Item>, keep: &[Label]) -> Vec<Item> {
+    loop {
+        let before = items.len();
+        // Labels nobody jumps to no longer protect the code after them (e.g. unused traps).
+        let mut used: std::collections::HashSet<Label> = keep.iter().copied().collect();
+        for it in &items {
+            if let Item::Ins { a, c, .. } = it {
+                for o in [a, c] {
+                    if let Opd::L(l) = o {
+                        used.insert(*l);
+                    }
+                }
+            }
+        }
+        items.retain(|it| !matches!(it, Item::Label(l) if !used.contains(l)));
+        // Thread: a branch to a label followed directly by `JMP m` goes to `m`.
+        let mut forward: HashMap<Label, Label> = HashMap::new();
+        for (i, it) in items.iter().enumerate() {
+            if let Item::Label(l) = it {
+                if let Some(next) = items[i + 1..].iter().find(|x| matches!(x, Item::Ins { .. })) {
+                    if let Some(m) = is_jump_to(next) {
+                        if m != *l {
+                            forward.insert(*l, m);
+                        }
+                    }
+                }
+            }
+        }
+        for it in &mut items {
+            if let Item::Ins { c: Opd::L(l), .. } | Item::Ins { a: Opd::L(l), .. } = it {
+                let mut seen = 0;
+                while let Some(&m) = forward.get(l) {
+                    *l = m;
+                    seen += 1;
+                    if seen > 64 {
+                        break;
+                    }
+                }
+            }
+        }
+        let mut out: Vec<Item> = Vec::with_capacity(items.len());
+        let mut dead = false;
+        for (i, it) in items.iter().enumerate() {
+            match it {
+                Item::Label(_) => {
+                    dead = false;
+                    out.push(it.clone());
+                }
+                _ if dead => {}
+                Item::Ins { op, .. } => {
+                    if let Some(l) = is_jump_to(it) {
+                        let falls = items[i + 1..]
+                            .iter()
+                            .take_while(|x| matches!(x, Item::Label(_)))
+                            .any(|x| matches!(x, Item::Label(m) if *m == l));
+                        if falls {
+                            continue;
+                        }
+                    }
+                    dead = *op == Opcode::Jmp || *op == Opcode::Halt;
+                    out.push(it.clone());
+                }
+            }
+        }
+        items = out;
+        if items.len() == before {
+            return items;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The C compiler: source text to a [`Program`] image.
+//!
+//! Phases, one module each: `lexer` (tokens, `#define`), `parser` (syntax
+//! tree, `ast`), `checker` (names, types, recursion), `codegen` (instructions
+//! over symbolic operands, calls inlined; `codegen::arith` holds the operator
+//! sequences), `layout` (labels and memory addresses). The language and the
+//! builtins are described in `BUILTINS.md` next to this file.
+//!
+//! [`compile`] never panics and reports every problem it can find as a
+//! [`Diagnostic`]; the UI calls it on each keystroke.
+
+mod ast;
+mod checker;
+mod codegen;
+mod fold;
+mod layout;
+mod lexer;
+mod parser;
+
+use crate::asm;
+use crate::config::Config;
+use crate::diag::Diagnostic;
+use crate::image::Program;
+use std::fmt::Write;
+
+pub(crate) type Sink = Vec<Diagnostic>;
+
+/// The result of compiling: a program when there were no errors, and all diagnostics (errors and warnings).
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub program: Option<Program>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Instruction indices generated for a source line (the inverse of `Program.locs`).
+    pub fn instructions_for_line(&self, line: u32) -> Vec<usize> {
+        let Some(p) = &self.program else { return Vec::new() };
+        p.locs.iter().enumerate().filter(|(_, l)| l.is_some_and(|l| l.line == line)).map(|(i, _)| i).collect()
+    }
+}
+
+/// Compiles C source for a machine configuration.
+pub fn compile(source: &str, config: Config) -> Compiled {
+    let mut sink = Sink::new();
+    let program = compile_into(source, config, &mut sink);
+    let program = if sink.iter().any(Diagnostic::is_error) { None } else { program };
+    sink.sort_by_key(|d| (d.span.line, d.span.col));
+    Compiled { program, diagnostics: sink }
+}
+
+fn compile_into(source: &str, config: Config, sink: &mut Sink) -> Option<Program> {
+    if let Err(e) = config.validate() {
+        sink.push(Diagnostic::error(crate::diag::Span::new(1, 1, 2), e.0));
+        return None;
+    }
+    let tokens = lexer::lex(source, sink);
+    let unit = parser::parse(tokens, config.word_bits, sink);
+    let checked = checker::check(unit, config, sink)?;
+    if sink.iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    let lowered = codegen::lower(&checked, config);
+    match layout::layout(lowered, &checked, config) {
+        Ok(p) => Some(p),
+        Err(d) => {
+            sink.push(d);
+            None
+        }
+    }
+}
+
+/// The disassembly with each C line printed above the instructions compiled from it.
+pub fn annotated_listing(compiled: &Compiled, source: &str) -> String {
+    let Some(prog) = &compiled.program else { return String::new() };
+    let cfg = prog.config;
+    let lines: Vec<&str> = source.lines().collect();
+    let mut out = format!("; {} — {} instructions, {} memory slots used\n", cfg, prog.code.len(), prog.used_slots());
+    for s in prog.symbols.iter() {
+        let kind = if s.hidden { "compiler" } else { s.scope.as_str() };
+        let _ = writeln!(out, ";   slot {:3}..{:3}  {} ({kind})", s.slot, s.slot + s.len, s.name);
+    }
+    let name = |col: u32| -> String {
+        let slot = col as usize - cfg.mem_col(0);
+        // Stack slots are shared by locals and temporaries over time, so only globals get names.
+        let hit = prog.symbols.iter().find(|s| (s.slot..s.slot + s.len).contains(&slot) && s.scope == "global");
+        match hit {
+            Some(s) if s.is_array => format!("{}[{}]", s.name, slot - s.slot),
+            Some(s) => s.name.clone(),
+            None if prog.symbol("$const").is_some_and(|c| (c.slot..c.slot + c.len).contains(&slot)) => {
+                format!("#{}", prog.data[slot])
+            }
+            None => format!("[{slot}]"),
+        }
+    };
+    let mut last_line = 0;
+    for (k, ins) in prog.code.iter().enumerate() {
+        if let Some(loc) = prog.locs[k] {
+            if loc.line != last_line {
+                last_line = loc.line;
+                let text = lines.get(loc.line as usize - 1).map_or("", |t| t.trim());
+                let _ = writeln!(out, "{:>4}: {text}", loc.line);
+            }
+        }
+        let mut tags = String::new();
+        if prog.frames.contains(&k) {
+            tags.push_str("  ; frame()");
+        }
+        if let Some(t) = prog.trap_at(k) {
+            let _ = write!(tags, "  ; trap: {}", t.message);
+        }
+        let _ = writeln!(out, "      {k:4}  {}{tags}", asm::format_instr(prog, *ins, &name));
+    }
+    out
+}

@@ -1,0 +1,156 @@
+//! Runs every C program in `tests/c/` on every engine in [`ENGINES`].
+//!
+//! Each program checks itself with `assert(...)` (a failed assert stops with a
+//! trap) and states the expected final globals in a header comment:
+//!
+//! ```c
+//! // config: compact16            (optional; default `compact`)
+//! // expect: x = 5, ys = [1, 2, 3]
+//! // fault: division by zero @ 7  (optional: the run must stop with this fault on line 7)
+//! ```
+
+use loom_core::compiler::compile;
+use loom_core::machine::{lockstep::lockstep, SparseEngine};
+use loom_core::state::Status;
+use loom_core::{Config, Engine, Interp, Program};
+use std::path::PathBuf;
+
+type MakeEngine = fn(&Program) -> Box<dyn Engine>;
+
+/// The engines the corpus runs on. The transformer engines plug in here.
+const ENGINES: &[(&str, MakeEngine)] = &[("interp", |p| Box::new(Interp::new(p).unwrap()))];
+
+const MAX_STEPS: u64 = 50_000_000;
+
+struct Case {
+    name: String,
+    source: String,
+    config: Config,
+    expect: Vec<(String, Vec<i32>)>,
+    fault: Option<(String, u32)>,
+}
+
+fn header<'a>(src: &'a str, key: &str) -> Option<&'a str> {
+    src.lines().find_map(|l| l.trim().strip_prefix("//")?.trim().strip_prefix(key)?.strip_prefix(':').map(str::trim))
+}
+
+/// Parses `x = 5, ys = [1, 2, 3]`.
+fn parse_expect(text: &str) -> Vec<(String, Vec<i32>)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(eq) = rest.find('=') {
+        let name = rest[..eq].trim().trim_start_matches(',').trim().to_string();
+        let after = rest[eq + 1..].trim_start();
+        let (vals, tail) = if let Some(list) = after.strip_prefix('[') {
+            let close = list.find(']').expect("closing ]");
+            (list[..close].split(',').map(|v| v.trim().parse().unwrap()).collect(), &list[close + 1..])
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (vec![after[..end].trim().parse().unwrap()], &after[end..])
+        };
+        out.push((name, vals));
+        rest = tail;
+    }
+    out
+}
+
+fn cases() -> Vec<Case> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/c");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "c"));
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let source = std::fs::read_to_string(&p).unwrap();
+            let config = Config::preset(header(&source, "config").unwrap_or("compact")).unwrap();
+            let expect = header(&source, "expect").map(parse_expect).unwrap_or_default();
+            let fault = header(&source, "fault").map(|f| {
+                let (msg, line) = f.rsplit_once('@').expect("fault: MESSAGE @ LINE");
+                (msg.trim().to_string(), line.trim().parse().unwrap())
+            });
+            Case { name: p.file_name().unwrap().to_string_lossy().into(), source, config, expect, fault }
+        })
+        .collect()
+}
+
+fn run_case(case: &Case, engine: &str, make: MakeEngine) -> Result<String, String> {
+    let out = compile(&case.source, case.config);
+    let prog = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
+    let mut m = make(&prog);
+    let status = m.run(MAX_STEPS, None);
+    match (&case.fault, &status) {
+        (None, Status::Halted) => {}
+        (Some((msg, line)), Status::Fault { pc, message }) => {
+            if message != msg || prog.line_at_pc(*pc) != Some(*line) {
+                return Err(format!(
+                    "expected fault `{msg}` on line {line}, got `{message}` on {:?}",
+                    prog.line_at_pc(*pc)
+                ));
+            }
+        }
+        (_, Status::Fault { pc, message }) => {
+            return Err(format!("{engine}: fault `{message}` on line {:?}", prog.line_at_pc(*pc)))
+        }
+        (_, s) => return Err(format!("{engine}: ended with {s:?}")),
+    }
+    for (name, want) in &case.expect {
+        let sym = prog.symbol(name).ok_or_else(|| format!("no global `{name}`"))?;
+        let got: Vec<i32> = (sym.slot..sym.slot + sym.len).map(|s| m.read_slot(s)).collect();
+        if &got != want {
+            return Err(format!("{engine}: {name} = {got:?}, expected {want:?}"));
+        }
+    }
+    Ok(format!(
+        "{:24} {:10} {:4} instructions {:4} slots {:9} steps",
+        case.name,
+        case.config.name,
+        prog.code.len(),
+        prog.used_slots(),
+        m.steps()
+    ))
+}
+
+#[test]
+fn corpus_programs_assert_their_own_results() {
+    let cases = cases();
+    assert!(cases.len() >= 10, "the corpus is missing");
+    let mut failures = Vec::new();
+    for case in &cases {
+        assert!(!case.expect.is_empty() || case.fault.is_some(), "{}: no `// expect:` header", case.name);
+        for &(engine, make) in ENGINES {
+            match run_case(case, engine, make) {
+                Ok(line) => println!("{line}"),
+                Err(e) => failures.push(format!("{}: {e}", case.name)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn expect_headers_parse() {
+    assert_eq!(
+        parse_expect("x = 5, ys = [1, -2, 3], z = -1"),
+        [("x".to_string(), vec![5]), ("ys".to_string(), vec![1, -2, 3]), ("z".to_string(), vec![-1])]
+    );
+}
+
+/// Steps of each corpus program checked on the sparse transformer in lockstep
+/// with the interpreter (whole programs when shorter; a prefix otherwise).
+const LOCKSTEP_STEPS: u64 = 20_000;
+
+#[test]
+fn corpus_runs_in_lockstep_on_the_transformer() {
+    let mut failures = Vec::new();
+    for case in &cases() {
+        let prog = compile(&case.source, case.config).program.expect("compiles");
+        let mut oracle = Interp::new(&prog).unwrap();
+        let mut sparse = SparseEngine::new(&prog).unwrap();
+        match lockstep(&mut sparse, &mut oracle, LOCKSTEP_STEPS) {
+            Ok(status) => println!("{:24} lockstep {:6} steps, {}", case.name, sparse.steps(), status.name()),
+            Err(d) => failures.push(format!("{}: {d}", case.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
