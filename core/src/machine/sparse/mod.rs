@@ -239,6 +239,10 @@ impl Backend for Sparse {
         self.synced = false;
     }
 
+    fn bytes(&self) -> usize {
+        Sparse::bytes(self)
+    }
+
     fn touched(&mut self, col: Option<usize>) {
         match col {
             Some(j) => self.host.insert(j),
