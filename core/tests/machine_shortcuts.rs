@@ -6,7 +6,7 @@
 mod machine_common;
 use loom_core::machine::sparse::{Shortcuts, Sparse};
 use loom_core::machine::tensor::Tensor;
-use loom_core::machine::{weights::Weights, Backend, DenseEngine, SparseEngine};
+use loom_core::machine::{weights::Weights, DenseEngine, SparseEngine};
 use loom_core::{asm, Engine, Program};
 use machine_common::*;
 
