@@ -43,21 +43,28 @@ pub struct Measurement {
 /// Builds an engine by name (`interp`, `dense`, `sparse`).
 pub type Factory = fn(&str, &Program) -> Result<Box<dyn Engine>, String>;
 
-/// Runs every case on each of its engines. Engines that stop early (HALT, fault)
-/// report the steps they actually executed.
+/// Runs every case on each of its engines, timed natively.
 pub fn run(cases: &[Case], make: Factory) -> Result<Vec<Measurement>, String> {
+    let start = Instant::now();
+    run_with(cases, make, &mut || start.elapsed().as_secs_f64())
+}
+
+/// Runs every case on each of its engines, timed by `clock` (seconds; in a
+/// browser `performance.now() / 1000`). Engines that stop early (HALT)
+/// report the steps they actually executed.
+pub fn run_with(cases: &[Case], make: Factory, clock: &mut dyn FnMut() -> f64) -> Result<Vec<Measurement>, String> {
     let mut out = Vec::new();
     for case in cases {
         for &engine in &case.engines {
             let mut e = make(engine, &case.program)?;
             (case.setup)(e.as_mut()).map_err(|m| format!("{}: {m}", case.name))?;
             let budget = case.steps.unwrap_or(u64::MAX);
-            let start = Instant::now();
+            let start = clock();
             let status = match &case.frame {
                 None => e.run(budget, None),
                 Some(hook) => run_frames(e.as_mut(), budget, hook)?,
             };
-            let seconds = start.elapsed().as_secs_f64();
+            let seconds = clock() - start;
             if let Status::Fault { pc, message } = status {
                 return Err(format!("{} on {engine}: fault at pc {pc}: {message}", case.name));
             }
