@@ -17,6 +17,9 @@ pub type Setup = Box<dyn Fn(&mut dyn Engine) -> Result<(), String>>;
 /// Called at every `frame()` pause with the frame number (e.g. to press keys).
 pub type FrameHook = Box<dyn Fn(&mut dyn Engine, u64) -> Result<(), String>>;
 
+/// Checks an engine's state after a case ran.
+pub type Verify = fn(&dyn Engine) -> Result<(), String>;
+
 /// One benchmark case: a program, its configuration, how many steps to run
 /// (`None`: to completion) and which engines run it.
 pub struct Case {
@@ -27,6 +30,8 @@ pub struct Case {
     pub setup: Setup,
     /// Pauses at `frame()` and calls this there; `None`: runs straight through.
     pub frame: Option<FrameHook>,
+    /// Checks the outcome after the run (e.g. that the puzzle came out solved).
+    pub verify: Option<Verify>,
 }
 
 /// One row of the `--json` output; field names are a contract.
@@ -67,6 +72,9 @@ pub fn run_with(cases: &[Case], make: Factory, clock: &mut dyn FnMut() -> f64) -
             let seconds = clock() - start;
             if let Status::Fault { pc, message } = status {
                 return Err(format!("{} on {engine}: fault at pc {pc}: {message}", case.name));
+            }
+            if let Some(verify) = case.verify {
+                verify(e.as_ref()).map_err(|m| format!("{} on {engine}: {m}", case.name))?;
             }
             let steps = e.steps();
             out.push(Measurement {
@@ -140,7 +148,7 @@ fn demo_case(
     let setup: Setup = Box::new(move |e| {
         writes.iter().try_for_each(|(var, values)| host::write_var(e, var, values).map_err(|err| err.to_string()))
     });
-    Ok(Case { name: name.into(), program, steps, engines, setup, frame: None })
+    Ok(Case { name: name.into(), program, steps, engines, setup, frame: None, verify: None })
 }
 
 /// Steers the snake along a Hamiltonian cycle of the 8×8 board (rows snaked
@@ -170,7 +178,16 @@ fn memwalk_case(name: &str, config: &str, steps: u64, engines: Vec<&'static str>
         let m = e.program().config.mem_slots as i64;
         host::write_scalar(e, "top", m).map_err(|err| err.to_string())
     });
-    Ok(Case { name: name.into(), program, steps: Some(steps), engines, setup, frame: None })
+    Ok(Case { name: name.into(), program, steps: Some(steps), engines, setup, frame: None, verify: None })
+}
+
+/// The Sudoku solver's verdict: `solved` = 1.
+fn solved(e: &dyn Engine) -> Result<(), String> {
+    match host::read_scalar(e, "solved") {
+        Ok(1) => Ok(()),
+        Ok(v) => Err(format!("the solver ended with solved = {v}")),
+        Err(err) => Err(err.to_string()),
+    }
 }
 
 /// The cases of `loom bench`: the demos, the memory walk, and the dense
@@ -189,7 +206,8 @@ pub fn cases(full: bool) -> Result<Vec<Case>, String> {
         memwalk_case("memwalk-small", "small", 300, vec!["interp", "dense", "sparse"])?,
     ];
     if full {
-        cases.push(demo_case("sudoku", "Classic", "sudoku classic (solved)", None, both())?);
+        let solve = demo_case("sudoku", "Classic", "sudoku classic (solved)", None, both())?;
+        cases.push(Case { verify: Some(solved), ..solve });
     }
     Ok(cases)
 }
