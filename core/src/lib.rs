@@ -16,6 +16,7 @@ pub mod image;
 pub mod interp;
 pub mod isa;
 pub mod machine;
+pub mod pace;
 pub mod report;
 pub mod state;
 #[cfg(feature = "wasm")]

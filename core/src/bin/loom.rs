@@ -3,7 +3,7 @@
 
 use loom_core::compiler;
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report, Engine};
+use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -11,7 +11,7 @@ const USAGE: &str = "usage:
   loom build FILE.c [--config NAME]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
   loom weights [--config NAME]
-  loom bench [--json]
+  loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
 
 FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -159,44 +159,19 @@ fn weights(cfg: &Config) {
     );
 }
 
-/// The endless memory walk from `tests/asm/memloop.s`, retargeted to `config`'s memory size.
-fn memwalk(config: Config) -> Result<Program, String> {
-    asm::assemble(include_str!("../../../tests/asm/memloop.s"), config).map_err(|d| format!("{d:?}"))
-}
-
-fn set_memwalk_top(e: &mut dyn Engine) {
-    let prog = e.program();
-    let (slot, m) = (prog.symbol("top").map_or(0, |s| s.slot), prog.config.mem_slots);
-    e.write_slot(slot, m as i64);
-}
-
-fn bench_cases() -> Result<Vec<bench::Case>, String> {
-    let cfg = |n: &str| Config::preset(n).map_err(|e| e.0);
-    Ok(vec![
-        bench::Case {
-            name: "memwalk".into(),
-            program: memwalk(cfg("compact")?)?,
-            steps: Some(20_000_000),
-            engines: vec!["interp"],
-            setup: set_memwalk_top,
-        },
-        bench::Case {
-            name: "memwalk-small".into(),
-            program: memwalk(cfg("small")?)?,
-            steps: Some(2_000_000),
-            engines: vec!["interp"],
-            setup: set_memwalk_top,
-        },
-    ])
-}
-
 fn bench_cmd(args: &[String]) -> Result<(), String> {
     let json = args.iter().any(|a| a == "--json");
-    let rows = bench::run(&bench_cases()?, engine::by_name)?;
+    let full = args.iter().any(|a| a == "--full");
+    if let Some(a) = args.iter().find(|a| !["--json", "--full"].contains(&a.as_str())) {
+        return Err(format!("loom bench: unknown option {a}"));
+    }
+    let rows = bench::run(&bench::cases(full)?, engine::by_name)?;
     if json {
         println!("{}", serde_json::json!({ "results": rows }));
     } else {
         print!("{}", bench::table(&rows));
+        println!();
+        print!("{}", bench::memory_table(&bench::memory(&["tiny", "small", "compact", "default", "large"])?));
     }
     Ok(())
 }

@@ -33,6 +33,23 @@ pub trait Backend {
     fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>);
     /// Applies layer `index` alone (for layer-by-layer comparisons).
     fn forward_layer(&mut self, index: usize, x: &mut Tensor);
+    /// The host changed column `col` of the tensor between steps (`None`:
+    /// any column), so engines that cache per column know to look again.
+    fn touched(&mut self, _col: Option<usize>) {}
+    /// Bytes of the engine's own caches and weight copies.
+    fn bytes(&self) -> usize {
+        0
+    }
+}
+
+/// What one machine holds in memory, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryUse {
+    pub tensor: usize,
+    /// The engine's caches, buffers and its own form of the weights.
+    pub engine: usize,
+    /// The weights as built (entries of every head and unit).
+    pub weights: usize,
 }
 
 pub type DenseEngine = Transformer<dense::Dense>;
@@ -45,6 +62,8 @@ pub struct Transformer<B: Backend> {
     x: Tensor,
     steps: u64,
     status: Status,
+    /// Memory words decoded for the fault check (reused: no allocation per step).
+    mem: Vec<i32>,
 }
 
 impl<B: Backend> Transformer<B> {
@@ -58,7 +77,8 @@ impl<B: Backend> Transformer<B> {
     /// As [`Transformer::new`] with a prepared backend (e.g. sparse with chosen shortcuts).
     pub fn with_backend(prog: &Program, backend: B, weights: Weights) -> Self {
         let x = tensor::encode(prog, &weights.layout);
-        Transformer { prog: prog.clone(), weights, backend, x, steps: 0, status: Status::Running }
+        let mem = vec![0; prog.config.mem_slots];
+        Transformer { prog: prog.clone(), weights, backend, x, steps: 0, status: Status::Running, mem }
     }
 
     /// Starts over with another program of the same configuration, keeping
@@ -67,6 +87,7 @@ impl<B: Backend> Transformer<B> {
         prog.validate()?;
         assert_eq!(prog.config, self.prog.config, "reload needs the same configuration");
         self.x = tensor::encode(prog, &self.weights.layout);
+        self.backend.touched(None);
         self.prog = prog.clone();
         self.steps = 0;
         self.status = Status::Running;
@@ -76,6 +97,13 @@ impl<B: Backend> Transformer<B> {
     /// Replaces the tensor (tests set up registers directly).
     pub fn set_tensor(&mut self, x: Tensor) {
         self.x = x;
+        self.backend.touched(None);
+    }
+
+    /// Bytes for the tensor, the engine's caches and the weights.
+    pub fn memory(&self) -> MemoryUse {
+        let f = std::mem::size_of::<f32>();
+        MemoryUse { tensor: self.x.data.len() * f, engine: self.backend.bytes(), weights: self.weights.bytes() }
     }
 
     pub fn layout(&self) -> &Layout {
@@ -95,15 +123,24 @@ impl<B: Backend> Transformer<B> {
     }
 
     /// The fault that stops the step at the current PC, decoded from the tensor.
-    fn fault(&self, pc: usize) -> Option<String> {
+    /// Only the words the rule reads are decoded: the pointer for LOAD/STORE, all for FIND.
+    fn fault(&mut self, pc: usize) -> Option<String> {
         if let Some(m) = trap_message(&self.prog, pc) {
             return Some(m);
         }
-        let cfg = &self.prog.config;
-        let ins = tensor::instr(&self.x, self.layout(), pc);
+        let (cfg, lay) = (self.prog.config, self.weights.layout);
+        let ins = tensor::instr(&self.x, &lay, pc);
         match ins.opcode() {
-            Some(Opcode::Load | Opcode::Store | Opcode::Find) => {
-                precheck(cfg, ins, &tensor::mem(&self.x, self.layout(), cfg))
+            Some(Opcode::Load | Opcode::Store) => {
+                let slot = ins.c as usize - cfg.mem_col(0);
+                self.mem[slot] = tensor::word(&self.x, &lay, &cfg, slot);
+                precheck(&cfg, ins, &self.mem)
+            }
+            Some(Opcode::Find) => {
+                for slot in 0..cfg.mem_slots {
+                    self.mem[slot] = tensor::word(&self.x, &lay, &cfg, slot);
+                }
+                precheck(&cfg, ins, &self.mem)
             }
             Some(_) => None,
             None => Some(format!("undefined opcode {} at column {pc}", ins.a)),
@@ -183,5 +220,6 @@ impl<B: Backend> Engine for Transformer<B> {
     fn write_slot(&mut self, slot: usize, value: i64) {
         let (lay, cfg) = (self.weights.layout, self.prog.config);
         tensor::write_word(&mut self.x, &lay, &cfg, slot, value);
+        self.backend.touched(Some(cfg.mem_col(slot)));
     }
 }

@@ -86,6 +86,17 @@ impl Weights {
         Weights { config: *config, layout: lay, layers }
     }
 
+    /// Bytes of every entry of every head and unit, as built.
+    pub fn bytes(&self) -> usize {
+        let (e3, e2) = (std::mem::size_of::<(usize, usize, f32)>(), std::mem::size_of::<(usize, f32)>());
+        let layer = |l: &Layer| {
+            let heads: usize = l.heads.iter().map(|h| (h.k.len() + h.v.len()) * e3).sum();
+            let units: usize = l.ffn.units.iter().map(|u| (u.w1.len() + u.w2.len()) * e2 + 4).sum();
+            heads + units + l.ffn.b2.len() * e2
+        };
+        self.layers.iter().map(layer).sum()
+    }
+
     pub fn stats(&self) -> Vec<LayerStats> {
         self.layers.iter().map(LayerStats::of).collect()
     }

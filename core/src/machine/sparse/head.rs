@@ -1,0 +1,330 @@
+//! One argmax head, kept up to date incrementally: every column's key and
+//! V·x, every source's targets, and the head's share of the layer's
+//! attention sum `acc`, all consistent with the layer input last seen.
+//! Only columns whose input changed are recomputed; a source whose targets
+//! change (because some other column's key moved) has its contribution
+//! retracted from `acc` and re-added at the new targets.
+//!
+//! Targets by index (the `argmax_index` shortcut): when every key lies in
+//! {−1, 0, 1}, a source with an all-±1 key scores kdim exactly against the
+//! columns with the identical key and ≤ kdim − 1 against every other
+//! column. Its best two are therefore the lowest two members of its key's
+//! group, a 50/50 tie when there are two, else the source alone (gap ≥ 1).
+//! Keys with a 0 among ±1s, or any key value outside {−1, 0, 1}, are scanned
+//! as the dense definition does.
+//!
+//! Retracting and re-adding is exact because every value is a small dyadic
+//! rational (spec §1): the sums never round, so their order does not matter.
+
+use super::colset::ColSet;
+use crate::machine::trace::{BestTwo, HeadTrace};
+use crate::machine::weights::Head as HeadWeights;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    /// All zero: not a source.
+    Zero,
+    /// All ±1.
+    Bipolar,
+    /// Values in {−1, 0, 1}, some 0.
+    Partial,
+    /// Some value outside {−1, 0, 1}: the index cannot decide.
+    Odd,
+}
+
+/// Where a source's V·x goes: `w` to `t1` (and to `t2` when split); `w = 0`: nowhere.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Target {
+    t1: usize,
+    t2: usize,
+    w: f32,
+}
+
+const NOWHERE: Target = Target { t1: usize::MAX, t2: usize::MAX, w: 0.0 };
+
+/// Key codes are already well mixed in their low bits only; spread them.
+#[derive(Default)]
+struct CodeHasher(u64);
+
+impl Hasher for CodeHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
+type Groups = HashMap<u64, Vec<usize>, BuildHasherDefault<CodeHasher>>;
+
+pub struct Head {
+    pub name: &'static str,
+    kdim: usize,
+    /// Key dimension r reads `k[k_at[r]..k_at[r + 1]]`.
+    k_at: Vec<usize>,
+    k: Vec<(usize, f32)>,
+    /// `(slot in v_rows, input row, weight)`.
+    v: Vec<(usize, usize, f32)>,
+    /// The distinct rows V writes.
+    v_rows: Vec<usize>,
+    n: usize,
+    key: Vec<f32>,
+    class: Vec<Class>,
+    code: Vec<u64>,
+    vx: Vec<f32>,
+    target: Vec<Target>,
+    groups: Groups,
+    odd: usize,
+    partial: usize,
+    // Scratch, reused every step.
+    new_key: Vec<f32>,
+    new_vx: Vec<f32>,
+    moved: Vec<u64>,
+    redo: ColSet,
+}
+
+impl Head {
+    pub fn new(h: &HeadWeights, n: usize) -> Head {
+        assert!(h.kdim <= 32, "key codes hold 32 dimensions");
+        let (mut k_at, mut k) = (vec![0], Vec::new());
+        for r in 0..h.kdim {
+            k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (e.1, e.2)));
+            k_at.push(k.len());
+        }
+        let mut v_rows: Vec<usize> = h.v.iter().map(|e| e.0).collect();
+        v_rows.sort_unstable();
+        v_rows.dedup();
+        let v = h.v.iter().map(|&(o, i, w)| (v_rows.binary_search(&o).unwrap(), i, w)).collect();
+        let vdim = v_rows.len();
+        Head {
+            name: h.name,
+            kdim: h.kdim,
+            k_at,
+            k,
+            v,
+            v_rows,
+            n,
+            key: vec![0.0; n * h.kdim],
+            class: vec![Class::Zero; n],
+            code: vec![0; n],
+            vx: vec![0.0; n * vdim],
+            target: vec![NOWHERE; n],
+            groups: Groups::default(),
+            odd: 0,
+            partial: 0,
+            new_key: vec![0.0; h.kdim],
+            new_vx: vec![0.0; vdim],
+            moved: Vec::new(),
+            redo: ColSet::new(n),
+        }
+    }
+
+    /// Back to the state of an all-zero input (no keys, no contributions).
+    pub fn reset(&mut self) {
+        self.key.fill(0.0);
+        self.class.fill(Class::Zero);
+        self.code.fill(0);
+        self.vx.fill(0.0);
+        self.target.fill(NOWHERE);
+        self.groups.clear();
+        (self.odd, self.partial) = (0, 0);
+    }
+
+    fn key_of(&self, j: usize) -> &[f32] {
+        &self.key[j * self.kdim..(j + 1) * self.kdim]
+    }
+
+    fn classify(key: &[f32]) -> (Class, u64) {
+        let (mut code, mut zeros) = (0u64, 0);
+        for (r, &v) in key.iter().enumerate() {
+            let c = match v {
+                0.0 => 0,
+                1.0 => 1,
+                -1.0 => 2,
+                _ => return (Class::Odd, 0),
+            };
+            zeros += (c == 0) as usize;
+            code |= c << (2 * r);
+        }
+        let class = match zeros {
+            0 => Class::Bipolar,
+            z if z == key.len() => Class::Zero,
+            _ => Class::Partial,
+        };
+        (class, code)
+    }
+
+    fn count(&mut self, class: Class, delta: isize) {
+        match class {
+            Class::Odd => self.odd = self.odd.wrapping_add_signed(delta),
+            Class::Partial => self.partial = self.partial.wrapping_add_signed(delta),
+            _ => {}
+        }
+    }
+
+    /// Moves column j to its new key (in `new_key`), keeping the groups sorted.
+    fn rekey(&mut self, j: usize) {
+        if self.class[j] == Class::Bipolar {
+            let g = self.groups.get_mut(&self.code[j]).expect("a bipolar key is grouped");
+            g.remove(g.binary_search(&j).expect("member"));
+            self.moved.push(self.code[j]);
+        }
+        self.count(self.class[j], -1);
+        self.key[j * self.kdim..(j + 1) * self.kdim].copy_from_slice(&self.new_key);
+        let (class, code) = Self::classify(&self.new_key);
+        (self.class[j], self.code[j]) = (class, code);
+        self.count(class, 1);
+        if class == Class::Bipolar {
+            let g = self.groups.entry(code).or_default();
+            let at = g.binary_search(&j).unwrap_err();
+            g.insert(at, j);
+            self.moved.push(code);
+        }
+    }
+
+    fn scan(&self, i: usize) -> BestTwo {
+        let ki = self.key_of(i);
+        BestTwo::scan((0..self.n).map(|j| {
+            let mut s = 0.0f32;
+            if self.class[j] != Class::Zero {
+                for (a, b) in ki.iter().zip(self.key_of(j)) {
+                    s += a * b;
+                }
+            }
+            (j, s)
+        }))
+    }
+
+    /// Where source i's V·x goes now.
+    fn target_of(&self, i: usize, use_index: bool) -> Target {
+        let vdim = self.v_rows.len();
+        if self.class[i] == Class::Zero || self.vx[i * vdim..(i + 1) * vdim].iter().all(|&v| v == 0.0) {
+            return NOWHERE;
+        }
+        if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
+            let g = &self.groups[&self.code[i]];
+            return match g.get(1) {
+                Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
+                None => Target { t1: g[0], t2: usize::MAX, w: 1.0 },
+            };
+        }
+        let b = self.scan(i);
+        if b.tie() {
+            Target { t1: b.j1, t2: b.j2, w: 0.5 }
+        } else {
+            Target { t1: b.j1, t2: usize::MAX, w: 1.0 }
+        }
+    }
+
+    /// Adds `sign`·(source i's contribution) into `acc` at its recorded targets.
+    fn contribute(&self, i: usize, sign: f32, d: usize, acc: &mut [f32], changed: &mut ColSet) {
+        let t = self.target[i];
+        if t.w == 0.0 {
+            return;
+        }
+        let vdim = self.v_rows.len();
+        let vx = &self.vx[i * vdim..(i + 1) * vdim];
+        for col in [t.t1, t.t2] {
+            if col == usize::MAX {
+                continue;
+            }
+            changed.insert(col);
+            let dst = &mut acc[col * d..(col + 1) * d];
+            for (&o, &v) in self.v_rows.iter().zip(vx) {
+                dst[o] += sign * (t.w * v);
+            }
+        }
+    }
+
+    /// Brings the head up to date with `x` after the columns `dirty` changed;
+    /// `acc` (d per column) receives the change of this head's contributions
+    /// and `changed` every column whose `acc` was touched.
+    pub fn update(
+        &mut self,
+        x: &[f32],
+        d: usize,
+        dirty: &[usize],
+        use_index: bool,
+        acc: &mut [f32],
+        changed: &mut ColSet,
+    ) {
+        self.redo.clear();
+        self.moved.clear();
+        let vdim = self.v_rows.len();
+        let mut keys_moved = false;
+        for &j in dirty {
+            let col = &x[j * d..(j + 1) * d];
+            for r in 0..self.kdim {
+                let mut v = 0.0f32;
+                for &(i, w) in &self.k[self.k_at[r]..self.k_at[r + 1]] {
+                    v += w * col[i];
+                }
+                self.new_key[r] = v;
+            }
+            self.new_vx.fill(0.0);
+            for &(o, c, w) in &self.v {
+                self.new_vx[o] += w * col[c];
+            }
+            let same_key = self.new_key[..] == *self.key_of(j);
+            if same_key && self.new_vx[..] == self.vx[j * vdim..(j + 1) * vdim] {
+                continue;
+            }
+            self.contribute(j, -1.0, d, acc, changed);
+            self.target[j] = NOWHERE;
+            self.redo.insert(j);
+            self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
+            if !same_key {
+                keys_moved = true;
+                self.rekey(j);
+            }
+        }
+        if keys_moved {
+            if use_index && self.odd == 0 {
+                // Only the members of groups that changed, and scanned sources, can see new targets.
+                for code in &self.moved {
+                    for &m in self.groups.get(code).into_iter().flatten() {
+                        self.redo.insert(m);
+                    }
+                }
+                if self.partial > 0 {
+                    (0..self.n).filter(|&j| self.class[j] == Class::Partial).for_each(|j| self.redo.insert(j));
+                }
+            } else {
+                (0..self.n).filter(|&j| self.class[j] != Class::Zero).for_each(|j| self.redo.insert(j));
+            }
+        }
+        for k in 0..self.redo.list.len() {
+            let i = self.redo.list[k];
+            let t = self.target_of(i, use_index);
+            if t != self.target[i] {
+                self.contribute(i, -1.0, d, acc, changed);
+                self.target[i] = t;
+                self.contribute(i, 1.0, d, acc, changed);
+            }
+        }
+    }
+
+    /// Every source's best two as the dense definition finds them (for the UI).
+    pub fn trace(&self) -> HeadTrace {
+        let matches = (0..self.n).filter(|&i| self.class[i] != Class::Zero).filter_map(|i| self.scan(i).record(i));
+        HeadTrace { name: self.name, matches: matches.collect() }
+    }
+
+    pub fn bytes(&self) -> usize {
+        let f = std::mem::size_of::<f32>();
+        let groups: usize = self.groups.values().map(|g| 16 + g.capacity() * std::mem::size_of::<usize>()).sum();
+        (self.key.len() + self.vx.len()) * f
+            + self.n * (std::mem::size_of::<Class>() + 8 + std::mem::size_of::<Target>())
+            + groups
+            + self.redo.bytes()
+    }
+}

@@ -1,0 +1,252 @@
+//! The sparse argmax engine: the same layers as [`super::dense`], computed
+//! from the nonzero weights only and only where something changed. It must
+//! equal the dense engine bit for bit after every layer.
+//!
+//! Each layer keeps its last input and output (`bufs[l]`, `bufs[l + 1]`)
+//! and, per head, the keys, V·x, targets and attention sum of that input.
+//! `pending[l]` lists the columns of `bufs[l]` that changed since layer l
+//! last read it. A step touches a handful of columns (column 0, the PC's
+//! instruction column, the written memory column), so a layer recomputes
+//! only those columns and the columns whose attention sum moved; every
+//! other column's output is, by the column-wise definition, what it was.
+//!
+//! Shortcuts (each can be switched off, see [`Shortcuts`]):
+//! - **argmax index**: best two through key groups instead of a scan ([`head`]).
+//! - **dirty columns**: only changed columns are recomputed; off, every
+//!   layer recomputes every column (the caches still have to agree).
+//! - **gate skip**: FFN unit groups whose gate is provably shut are skipped ([`ffn`]).
+
+mod colset;
+mod ffn;
+mod head;
+
+use super::tensor::Tensor;
+use super::trace::{HeadTrace, LayerTrace, StepTrace};
+use super::weights::{Layer, Weights};
+use super::Backend;
+use colset::ColSet;
+
+/// Which shortcuts the sparse engine takes. Tests compare each against plain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shortcuts {
+    pub argmax_index: bool,
+    pub dirty_columns: bool,
+    pub gate_skip: bool,
+}
+
+impl Shortcuts {
+    pub const ALL: Shortcuts = Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true };
+    pub const NONE: Shortcuts = Shortcuts { argmax_index: false, dirty_columns: false, gate_skip: false };
+
+    /// ALL, and each one switched off alone, and NONE (for equivalence tests).
+    pub fn variants() -> [(&'static str, Shortcuts); 5] {
+        let all = Shortcuts::ALL;
+        [
+            ("all", all),
+            ("no argmax index", Shortcuts { argmax_index: false, ..all }),
+            ("no dirty columns", Shortcuts { dirty_columns: false, ..all }),
+            ("no gate skip", Shortcuts { gate_skip: false, ..all }),
+            ("none", Shortcuts::NONE),
+        ]
+    }
+}
+
+struct SparseLayer {
+    name: &'static str,
+    heads: Vec<head::Head>,
+    ffn: ffn::Ffn,
+    /// Σ over heads of the attention output, per column (empty without heads).
+    acc: Vec<f32>,
+    acc_changed: ColSet,
+    /// Caches hold nothing yet: recompute every column once.
+    fresh: bool,
+}
+
+pub struct Sparse {
+    d: usize,
+    n: usize,
+    layers: Vec<SparseLayer>,
+    pub shortcuts: Shortcuts,
+    /// `bufs[l]`: the input of layer l as it last saw it; `bufs[8]`: the last output.
+    bufs: Vec<Tensor>,
+    pending: Vec<ColSet>,
+    /// Columns of the engine's tensor the host changed since the last step.
+    host: ColSet,
+    /// `bufs[0]` equals the tensor `forward` receives except in `host`.
+    synced: bool,
+    /// One column's FFN input and output.
+    col: Vec<f32>,
+    y: Vec<f32>,
+}
+
+impl SparseLayer {
+    fn new(l: &Layer, d: usize, n: usize, gate_weight: f32) -> SparseLayer {
+        SparseLayer {
+            name: l.name,
+            heads: l.heads.iter().map(|h| head::Head::new(h, n)).collect(),
+            ffn: ffn::Ffn::new(&l.ffn, gate_weight),
+            acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
+            acc_changed: ColSet::new(n),
+            fresh: true,
+        }
+    }
+}
+
+impl Sparse {
+    pub fn with_shortcuts(w: &Weights, shortcuts: Shortcuts) -> Sparse {
+        let (d, n) = (w.layout.d, w.layout.n);
+        // Gate terms carry weights ≥ 2^(N+1) (half the gate scale of `weights::Gates`).
+        let gate_weight = (1u64 << (w.layout.word + 1)) as f32;
+        let layers: Vec<SparseLayer> = w.layers.iter().map(|l| SparseLayer::new(l, d, n, gate_weight)).collect();
+        let depth = layers.len();
+        Sparse {
+            d,
+            n,
+            layers,
+            shortcuts,
+            bufs: vec![Tensor::zeros(d, n); depth + 1],
+            pending: (0..=depth).map(|_| ColSet::new(n)).collect(),
+            host: ColSet::new(n),
+            synced: false,
+            col: vec![0.0; d],
+            y: vec![0.0; d],
+        }
+    }
+
+    /// Bytes held by the caches and buffers (weights in their sparse form included).
+    pub fn bytes(&self) -> usize {
+        let f = std::mem::size_of::<f32>();
+        let layers: usize = self
+            .layers
+            .iter()
+            .map(|l| {
+                l.heads.iter().map(head::Head::bytes).sum::<usize>()
+                    + l.ffn.bytes()
+                    + l.acc.len() * f
+                    + l.acc_changed.bytes()
+            })
+            .sum();
+        let sets: usize = self.pending.iter().map(ColSet::bytes).sum();
+        layers + self.bufs.iter().map(|b| b.data.len() * f).sum::<usize>() + sets + self.host.bytes()
+    }
+
+    /// Marks the columns where `x` differs from `bufs[l]` as pending and copies them.
+    fn absorb(&mut self, l: usize, x: &Tensor) {
+        let d = self.d;
+        for j in 0..self.n {
+            let cols = j * d..(j + 1) * d;
+            if x.data[cols.clone()] != self.bufs[l].data[cols.clone()] {
+                self.bufs[l].data[cols.clone()].copy_from_slice(&x.data[cols]);
+                self.pending[l].insert(j);
+            }
+        }
+    }
+
+    /// Brings `bufs[li + 1]` up to date with `bufs[li]`.
+    fn layer(&mut self, li: usize, trace: Option<&mut StepTrace>) {
+        let d = self.d;
+        let l = &mut self.layers[li];
+        if l.fresh {
+            l.heads.iter_mut().for_each(head::Head::reset);
+            l.acc.fill(0.0);
+            self.pending[li].insert_all();
+            l.fresh = false;
+        }
+        if !self.shortcuts.dirty_columns {
+            self.pending[li].insert_all();
+        }
+        let (inp, out) = self.bufs.split_at_mut(li + 1);
+        let (inp, out) = (&inp[li].data, &mut out[0].data);
+        l.acc_changed.clear();
+        for h in &mut l.heads {
+            h.update(inp, d, &self.pending[li].list, self.shortcuts.argmax_index, &mut l.acc, &mut l.acc_changed);
+        }
+        let (pending, next) = self.pending.split_at_mut(li + 1);
+        let (pending, next) = (&mut pending[li], &mut next[0]);
+        let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
+        for j in pending.list.iter().copied().chain(extra) {
+            let a = &mut self.col;
+            a.copy_from_slice(&inp[j * d..(j + 1) * d]);
+            if !l.acc.is_empty() {
+                for (v, s) in a.iter_mut().zip(&l.acc[j * d..(j + 1) * d]) {
+                    *v += *s;
+                }
+            }
+            l.ffn.apply(a, &mut self.y, self.shortcuts.gate_skip);
+            let dst = &mut out[j * d..(j + 1) * d];
+            if *dst != self.y[..] {
+                dst.copy_from_slice(&self.y);
+                next.insert(j);
+            }
+        }
+        pending.clear();
+        if let Some(t) = trace {
+            let heads: Vec<HeadTrace> = l.heads.iter().map(head::Head::trace).collect();
+            t.layers.push(LayerTrace { name: l.name, heads, after: self.bufs[li + 1].clone() });
+        }
+    }
+}
+
+impl Backend for Sparse {
+    const NAME: &'static str = "sparse";
+
+    fn new(w: &Weights) -> Sparse {
+        Sparse::with_shortcuts(w, Shortcuts::ALL)
+    }
+
+    fn forward(&mut self, x: &mut Tensor, mut trace: Option<&mut StepTrace>) {
+        let (d, depth) = (self.d, self.layers.len());
+        // Unsynced (new tensor, or layers run one by one): compare every column once,
+        // here and after the step, where `bufs[depth]` may differ from `bufs[0]` anywhere.
+        let full = !self.synced;
+        if full {
+            self.absorb(0, x);
+            self.synced = true;
+        }
+        for &j in &self.host.list {
+            self.bufs[0].data[j * d..(j + 1) * d].copy_from_slice(&x.data[j * d..(j + 1) * d]);
+            self.pending[0].insert(j);
+        }
+        self.pending[depth].clear();
+        for li in 0..depth {
+            self.layer(li, trace.as_deref_mut());
+        }
+        // The next input is this output. It differs from this input where the
+        // output moved and where the host wrote (bufs[0] = bufs[depth] elsewhere).
+        if full {
+            for j in 0..self.n {
+                if self.bufs[0].data[j * d..(j + 1) * d] != self.bufs[depth].data[j * d..(j + 1) * d] {
+                    self.host.insert(j);
+                }
+            }
+        }
+        let (first, rest) = self.bufs.split_at_mut(1);
+        let (first, last) = (&mut first[0].data, &rest[depth - 1].data);
+        let (next, rest) = self.pending.split_at_mut(1);
+        for &j in rest[depth - 1].list.iter().chain(&self.host.list) {
+            let cols = j * d..(j + 1) * d;
+            first[cols.clone()].copy_from_slice(&last[cols.clone()]);
+            x.data[cols.clone()].copy_from_slice(&last[cols]);
+            next[0].insert(j);
+        }
+        self.host.clear();
+    }
+
+    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
+        self.absorb(index, x);
+        self.layer(index, None);
+        x.data.copy_from_slice(&self.bufs[index + 1].data);
+        self.synced = false;
+    }
+
+    fn bytes(&self) -> usize {
+        Sparse::bytes(self)
+    }
+
+    fn touched(&mut self, col: Option<usize>) {
+        match col {
+            Some(j) => self.host.insert(j),
+            None => self.synced = false,
+        }
+    }
+}

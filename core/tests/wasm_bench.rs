@@ -1,0 +1,33 @@
+//! The browser figure: `loom bench`'s transformer cases run as wasm in
+//! Chromium, printing steps/s to the console. Run with
+//! `CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//!  cargo test -p loom-core --release --target wasm32-unknown-unknown --test wasm_bench`
+#![cfg(target_arch = "wasm32")]
+
+use loom_core::{bench, engine};
+use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn sparse_engine_steps_per_second_in_the_browser() {
+    let mut cases = bench::cases(false).unwrap();
+    // The runner's time limit is 20 s: the sparse engine only, on shorter runs.
+    for c in &mut cases {
+        c.engines.retain(|&e| e == "sparse");
+        c.steps = Some(c.steps.unwrap_or(u64::MAX).min(200_000));
+    }
+    let rows = bench::run_with(&cases, engine::by_name, &mut || js_sys::Date::now() / 1000.0).unwrap();
+    for r in &rows {
+        console_log!(
+            "wasm {:<26} {:<7} {:<8} {:>8} steps {:>8.3} s {:>10.0} steps/s",
+            r.program,
+            r.engine,
+            r.config,
+            r.steps,
+            r.seconds,
+            r.steps_per_sec
+        );
+    }
+    assert!(rows.iter().all(|r| r.steps > 0));
+}
