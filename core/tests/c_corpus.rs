@@ -138,7 +138,7 @@ fn expect_headers_parse() {
 
 /// Steps of each corpus program checked on the sparse transformer in lockstep
 /// with the interpreter (whole programs when shorter; a prefix otherwise).
-const LOCKSTEP_STEPS: u64 = 20_000;
+const LOCKSTEP_STEPS: u64 = 200_000;
 
 #[test]
 fn corpus_runs_in_lockstep_on_the_transformer() {
