@@ -27,6 +27,8 @@ stage cargo test -p loom-core --features wasm --target wasm32-unknown-unknown --
 stage cargo test -p loom-app --target wasm32-unknown-unknown
 stage trunk build --release
 stage node tests/e2e/playground.mjs
+# The editor bridge (CodeMirror and its textarea fallback) on its own test page.
+SHOTS="$LOOM_ROOT/tests/e2e/out/editor" stage node www/editor/test/editor.test.mjs
 
 echo
 echo "stages: $passed passed, 0 failed"
