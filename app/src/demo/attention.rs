@@ -1,6 +1,9 @@
 //! Which array elements a step touched, read off the attention heads' matches
 //! (no instrumentation): the heads of L2 (read M[a], M[b], M[c]) and L3
-//! (LOAD's indirect read) read memory columns, the heads of L5 write them.
+//! (LOAD's indirect read, FIND) read memory columns, the heads of L5 write them.
+//! Only the working column's matches count: its query carries the current
+//! instruction's addresses, while other columns' matches are incidental (the
+//! FIND head pairs up memory columns holding equal values on every step).
 //! A memory column is `config.mem_col(slot)`; the symbol table maps slots to
 //! array elements.
 
@@ -13,6 +16,9 @@ pub type AttnMatch = (String, String, usize, Vec<usize>);
 /// The layer whose heads write memory (`"L5 write"`); every other head that
 /// lands on a memory column is reading it.
 const WRITE_LAYER: &str = "L5";
+
+/// Column 0, where the instruction is decoded (spec §3).
+const WORKING_COLUMN: usize = 0;
 
 /// The matches of a traced step (`Transformer::step_traced`) in the form
 /// [`crate::demo::DemoRunner::view`] takes; concatenate several steps' to
@@ -40,9 +46,9 @@ pub struct Touched {
 pub fn touched(cfg: &Config, first: usize, len: usize, matches: &[AttnMatch]) -> Touched {
     let columns = cfg.mem_col(first)..cfg.mem_col(first + len);
     let mut t = Touched::default();
-    for (layer, _, source, targets) in matches {
+    for (layer, _, _, targets) in matches.iter().filter(|m| m.2 == WORKING_COLUMN) {
         let list = if layer.starts_with(WRITE_LAYER) { &mut t.written } else { &mut t.read };
-        for &col in targets.iter().filter(|&&c| c != *source && columns.contains(&c)) {
+        for &col in targets.iter().filter(|&&c| columns.contains(&c)) {
             let index = col - columns.start;
             list.retain(|&i| i != index);
             list.push(index);
