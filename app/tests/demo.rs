@@ -288,3 +288,127 @@ fn typed_puzzles_are_checked_then_prepared() {
     assert_eq!(read_var(&e, "grid").unwrap()[..3], [0, 3, 0]);
     assert!(!runner.on_key("ArrowUp"), "sudoku takes no keys");
 }
+
+/// `DemoPanel` mounted into a test div, one view per demo.
+#[cfg(target_arch = "wasm32")]
+mod panel {
+    use super::*;
+    use leptos::prelude::*;
+    use leptos::wasm_bindgen::JsCast;
+    use loom_app::demo::DemoPanel;
+    use std::sync::{Arc, Mutex};
+    use wasm_bindgen_test::wasm_bindgen_test;
+    use web_sys::{Element, HtmlElement, HtmlSelectElement, HtmlTextAreaElement};
+
+    /// What the panel reported through its callbacks.
+    type Log = Arc<Mutex<Vec<String>>>;
+
+    fn mount(view: DemoView, examples: Vec<String>) -> (HtmlElement, Log) {
+        let doc = web_sys::window().unwrap().document().unwrap();
+        let host: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+        doc.body().unwrap().append_child(&host).unwrap();
+        let log = Log::default();
+        let (a, b, c) = (log.clone(), log.clone(), log.clone());
+        let view = RwSignal::new(Some(view));
+        let examples = RwSignal::new(examples);
+        leptos::mount::mount_to(host.clone(), move || {
+            view! {
+                <DemoPanel view runner_examples=examples
+                    on_example=Callback::new(move |k: usize| a.lock().unwrap().push(format!("example {k}")))
+                    on_key=Callback::new(move |key: String| b.lock().unwrap().push(format!("key {key}")))
+                    on_puzzle=Callback::new(move |text: String| c.lock().unwrap().push(format!("puzzle {text}"))) />
+            }
+        })
+        .forget();
+        (host, log)
+    }
+
+    fn all(host: &HtmlElement, class: &str) -> Vec<Element> {
+        let list = host.get_elements_by_class_name(class);
+        (0..list.length()).filter_map(|i| list.item(i)).collect()
+    }
+
+    fn one(host: &HtmlElement, testid: &str) -> Element {
+        host.query_selector(&format!("[data-testid={testid}]")).unwrap().unwrap_or_else(|| panic!("no {testid}"))
+    }
+
+    fn has_class(e: &Element, class: &str) -> bool {
+        e.get_attribute("class").unwrap_or_default().split(' ').any(|c| c == class)
+    }
+
+    #[wasm_bindgen_test]
+    fn bars_show_values_highlight_and_the_picker() {
+        let (runner, e) = start("sort", "Bubble sort · Shuffled", "interp");
+        let prog = e.program();
+        let values = prog.symbol("values").unwrap().slot;
+        let col = |k: usize| prog.config.mem_col(values + k);
+        let matches: Vec<AttnMatch> = vec![
+            ("L3 indirect".into(), "load".into(), 0, vec![0, col(3)]),
+            ("L5 write".into(), "write second".into(), 0, vec![0, col(4)]),
+        ];
+        let (host, log) = mount(runner.view(e.as_ref(), &matches), runner.examples());
+        let bars = all(&host, "demo-bar");
+        assert_eq!(bars.len(), 12);
+        assert_eq!(bars[0].get_attribute("title").as_deref(), Some("42"));
+        assert!(has_class(&bars[3], "compared") && has_class(&bars[4], "moved") && !has_class(&bars[5], "compared"));
+        assert_eq!(one(&host, "demo-status").text_content().as_deref(), Some("Bubble sort"));
+        assert_eq!(one(&host, "demo-counter-compares").text_content().as_deref(), Some("0"));
+        assert!(one(&host, "demo-bars").get_attribute("aria-label").unwrap().starts_with("12 values: 42, 7"));
+        let select: HtmlSelectElement = one(&host, "demo-example").unchecked_into();
+        assert_eq!(select.length(), 15);
+        select.set_selected_index(2);
+        select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+        assert_eq!(*log.lock().unwrap(), ["example 2"]);
+        assert!(host.query_selector("[data-testid=demo-puzzle]").unwrap().is_none(), "no puzzle box for sorting");
+    }
+
+    #[wasm_bindgen_test]
+    fn the_snake_board_and_its_buttons() {
+        let (runner, mut e) = start("snake", "Seed 1", "interp");
+        assert_eq!(run_to_frame(e.as_mut(), 5_000), Status::Running);
+        let (host, log) = mount(runner.view(e.as_ref(), &[]), runner.examples());
+        let cells = all(&host, "demo-cell");
+        assert_eq!(cells.len(), 64);
+        let heads: Vec<usize> =
+            (0..64).filter(|&i| cells[i].get_attribute("data-value").as_deref() == Some("2")).collect();
+        assert_eq!(heads, [34]);
+        assert_eq!(one(&host, "demo-status").text_content().as_deref(), Some("playing"));
+        let keys = all(&host, "demo-key");
+        let labels: Vec<String> = keys.iter().filter_map(|k| k.get_attribute("aria-label")).collect();
+        assert_eq!(labels, ["Move up", "Move left", "Move down", "Move right"]);
+        keys[0].unchecked_ref::<HtmlElement>().click();
+        keys[3].unchecked_ref::<HtmlElement>().click();
+        assert_eq!(*log.lock().unwrap(), ["key ArrowUp", "key ArrowRight"]);
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_sudoku_grid_and_the_puzzle_box() {
+        let (runner, e) = start("sudoku", "Classic (the Wikipedia example)", "interp");
+        let (host, log) = mount(runner.view(e.as_ref(), &[]), runner.examples());
+        let digits = all(&host, "demo-digit");
+        assert_eq!(digits.len(), 81);
+        assert_eq!(digits.iter().filter(|d| has_class(d, "given")).count(), 30);
+        assert_eq!((digits[0].text_content().unwrap(), digits[2].text_content().unwrap()), ("5".into(), "".into()));
+        assert_eq!(one(&host, "demo-status").text_content().as_deref(), Some("solving"));
+
+        let text: HtmlTextAreaElement = one(&host, "demo-puzzle").unchecked_into();
+        let submit: HtmlElement = one(&host, "demo-puzzle-use").unchecked_into();
+        let type_in = |s: &str| {
+            text.set_value(s);
+            text.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+        };
+        type_in("12x");
+        submit.click();
+        leptos::task::tick().await;
+        let error = one(&host, "demo-puzzle-error").text_content().unwrap();
+        assert!(error.contains("`x`"), "{error}");
+        assert_eq!(text.get_attribute("aria-invalid").as_deref(), Some("true"));
+        assert!(log.lock().unwrap().is_empty(), "a bad puzzle is not passed on");
+        let good = ".".repeat(80) + "7";
+        type_in(&good);
+        submit.click();
+        leptos::task::tick().await;
+        assert_eq!(*log.lock().unwrap(), [format!("puzzle {good}")]);
+        assert_eq!(one(&host, "demo-puzzle-error").text_content().as_deref(), Some(""));
+    }
+}
