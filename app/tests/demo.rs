@@ -11,7 +11,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::demo::{parse_puzzle, trace_matches, AttnMatch, DemoRunner, DemoView, SudokuState};
 use loom_core::compiler::compile;
-use loom_core::demos::demo;
+use loom_core::demos::{demo, Demo};
 use loom_core::host::{read_scalar, read_var, run_to_frame, write_var};
 use loom_core::isa::Opcode;
 use loom_core::machine::SparseEngine;
@@ -287,6 +287,37 @@ fn typed_puzzles_are_checked_then_prepared() {
     runner.prepare(&mut e, k).unwrap();
     assert_eq!(read_var(&e, "grid").unwrap()[..3], [0, 3, 0]);
     assert!(!runner.on_key("ArrowUp"), "sudoku takes no keys");
+}
+
+/// The fenced block of `lang` in the README section on writing a game.
+fn readme_block(lang: &str) -> &'static str {
+    let text = include_str!("../src/demo/README_SECTION.md");
+    let start = text.find(&format!("```{lang}\n")).expect("a block") + lang.len() + 4;
+    &text[start..start + text[start..].find("```").expect("a closed block")]
+}
+
+#[test]
+fn the_readme_game_plays() {
+    let dot: &'static Demo =
+        Box::leak(Box::new(Demo { id: "dot", source: readme_block("c"), meta_json: readme_block("json") }));
+    let meta = dot.meta().expect("the README's metadata parses");
+    let prog = compile(dot.source, Config::preset(&meta.config).unwrap()).program.expect("the README's game compiles");
+    let mut runner = DemoRunner::new(dot);
+    assert_eq!(runner.examples(), ["Start"]);
+    let mut e = Interp::new(&prog).unwrap();
+    runner.prepare(&mut e, 0).unwrap();
+    let dot_at = |runner: &DemoRunner, e: &Interp| {
+        let DemoView::Grid(_, g) = runner.view(e, &[]) else { panic!() };
+        g.cells.iter().position(|c| c.value == 1)
+    };
+    for key in ["ArrowDown", "ArrowRight", "ArrowRight", "ArrowRight"] {
+        assert_eq!(run_to_frame(&mut e, 1_000), Status::Running);
+        assert!(runner.on_key(key));
+        runner.at_frame(&mut e);
+    }
+    assert_eq!(run_to_frame(&mut e, 1_000), Status::Running);
+    assert_eq!(dot_at(&runner, &e), Some(11), "from (1, 1): down, then right to the edge");
+    assert_eq!(counter(&runner.view(&e, &[]), "moves"), 4);
 }
 
 /// `DemoPanel` mounted into a test div, one view per demo.

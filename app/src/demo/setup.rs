@@ -72,7 +72,8 @@ pub fn setups(meta: &Meta) -> Vec<Setup> {
     out
 }
 
-/// A random variant of the first example (same globals, same lengths):
+/// A random variant of the first example (same globals, same lengths; none
+/// if it writes nothing):
 /// bars get values 1..=height, anything else a word 0..=255. Sudoku has none
 /// (a random grid is almost never a puzzle).
 fn random_base(meta: &Meta) -> Option<(String, Base)> {
@@ -81,7 +82,7 @@ fn random_base(meta: &Meta) -> Option<(String, Base)> {
         "grid" => "Random seed",
         _ => return None,
     };
-    let first = meta.examples.first()?;
+    let first = meta.examples.first().filter(|e| !e.writes.is_empty())?;
     let vars = first
         .writes
         .iter()
