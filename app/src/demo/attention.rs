@@ -14,7 +14,10 @@ use loom_core::Config;
 pub type AttnMatch = (String, String, usize, Vec<usize>);
 
 /// The layer whose heads write memory (`"L5 write"`); every other head that
-/// lands on a memory column is reading it.
+/// lands on a memory column is reading it. L5's "write b" head matches operand
+/// b of every instruction (adding a zero difference when nothing changes), so a
+/// step that only tests an element in place (`JNZ values[0]`) also counts as a
+/// write: the attention did touch it.
 const WRITE_LAYER: &str = "L5";
 
 /// Column 0, where the instruction is decoded (spec §3).
