@@ -5,6 +5,18 @@
 //! after loading ([`DemoRunner::prepare`]), on key presses
 //! ([`DemoRunner::on_key`]), at each `frame()` ([`DemoRunner::at_frame`]) and
 //! whenever it draws ([`DemoRunner::view`]).
+//!
+//! Wiring it into the page (what the page must do):
+//! 1. link `www/demo.css` from `www/index.html`;
+//! 2. call [`DemoRunner::reseed`] with a random number before `prepare` (for
+//!    "Random shuffle" / "Random seed");
+//! 3. pass `on_puzzle` to [`DemoPanel`]: call [`DemoRunner::set_puzzle`] (the
+//!    panel has already validated the text), rebuild, then `prepare` with the
+//!    returned index;
+//! 4. for the sort highlight, keep the [`trace_matches`] of the last ~10
+//!    traced steps (oldest first) and pass them to `view` (the interpreter has
+//!    no trace: the highlight is then empty);
+//! 5. Sudoku has no `frame()`: run it in time slices and redraw each slice.
 
 mod attention;
 mod panel;
