@@ -289,9 +289,10 @@ fn typed_puzzles_are_checked_then_prepared() {
     assert!(!runner.on_key("ArrowUp"), "sudoku takes no keys");
 }
 
-/// The fenced block of `lang` in the README section on writing a game.
+/// The fenced block of `lang` in the README's section on writing a game.
 fn readme_block(lang: &str) -> &'static str {
-    let text = include_str!("../src/demo/README_SECTION.md");
+    let readme = include_str!("../../README.md");
+    let text = &readme[readme.find("## Writing your own game").expect("the section")..];
     let start = text.find(&format!("```{lang}\n")).expect("a block") + lang.len() + 4;
     &text[start..start + text[start..].find("```").expect("a closed block")]
 }
