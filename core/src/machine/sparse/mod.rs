@@ -14,7 +14,8 @@
 //! - **argmax index**: best two through key groups instead of a scan ([`head`]).
 //! - **dirty columns**: only changed columns are recomputed; off, every
 //!   layer recomputes every column (the caches still have to agree).
-//! - **gate skip**: FFN unit groups whose gate is provably shut are skipped ([`ffn`]).
+//! - **gate skip**: FFN unit groups whose gate is provably shut, or that read
+//!   only zero rows with no positive bias, are skipped ([`ffn`]).
 
 mod colset;
 mod ffn;
