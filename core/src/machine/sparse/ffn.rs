@@ -24,6 +24,8 @@ struct Group {
     max_abs_b: f64,
     /// The largest Σ|w| over a unit's non-gate terms.
     max_s: f64,
+    /// The rows any unit reads, as runs `runs[reads]` (for [`Ffn::idle`]).
+    reads: std::ops::Range<usize>,
 }
 
 pub struct Ffn {
@@ -38,6 +40,8 @@ pub struct Ffn {
     gate: Vec<(usize, f32)>,
     /// Rows read by the non-gate terms of gated units (where M is taken).
     free_rows: Vec<usize>,
+    /// Runs of consecutive rows `(start, end)`.
+    runs: Vec<(usize, usize)>,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
@@ -74,6 +78,7 @@ impl Ffn {
             groups: Vec::new(),
             gate: Vec::new(),
             free_rows: Vec::new(),
+            runs: Vec::new(),
             eps: 0.0,
         };
         let mut max_terms = 0;
@@ -98,7 +103,20 @@ impl Ffn {
                 }
             }
             let (units, gate) = (start..ffn.b1.len(), gate_start..ffn.gate.len());
-            ffn.groups.push(Group { units, gate, max_b, max_abs_b, max_s });
+            let mut rows: Vec<usize> =
+                units.clone().flat_map(|u| ffn.w1[ffn.w1_at[u]..ffn.w1_at[u + 1]].iter().map(|e| e.0)).collect();
+            rows.sort_unstable();
+            rows.dedup();
+            let runs_start = ffn.runs.len();
+            for r in rows {
+                let open = ffn.runs.len() > runs_start;
+                match ffn.runs.last_mut() {
+                    Some(run) if open && run.1 == r => run.1 = r + 1,
+                    _ => ffn.runs.push((r, r + 1)),
+                }
+            }
+            let reads = runs_start..ffn.runs.len();
+            ffn.groups.push(Group { units, gate, max_b, max_abs_b, max_s, reads });
         }
         ffn.free_rows.sort_unstable();
         ffn.free_rows.dedup();
@@ -122,6 +140,18 @@ impl Ffn {
         s + g.max_b + rest + self.eps * (t + g.max_abs_b + rest) <= 0.0
     }
 
+    /// Whether every unit of group `g` is off because it reads only zeros
+    /// and no bias is positive: then each pre-activation is `b1 + Σ w·(±0)`,
+    /// ≤ 0 exactly. Outside column 0 most rows are zero, so this shuts the
+    /// ungated units (single-row clean-ups) there.
+    #[inline]
+    fn idle(&self, g: &Group, a: &[f32]) -> bool {
+        g.max_b <= 0.0
+            && self.runs[g.reads.clone()]
+                .iter()
+                .all(|&(s, e)| a[s..e].iter().fold(0u32, |m, v| m | (v.to_bits() << 1)) == 0)
+    }
+
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column; `skip` enables the gate test.
     pub fn apply(&self, a: &[f32], y: &mut [f32], skip: bool) {
         y.copy_from_slice(a);
@@ -129,7 +159,7 @@ impl Ffn {
         // NaN in the input must not make a group look shut.
         let skip = skip && !m.is_nan();
         for g in &self.groups {
-            if skip && self.shut(g, a, m) {
+            if skip && (self.shut(g, a, m) || self.idle(g, a)) {
                 continue;
             }
             for u in g.units.clone() {
@@ -160,5 +190,6 @@ impl Ffn {
             + (self.w1_at.len() + self.w2_at.len() + self.free_rows.len()) * word
             + self.b1.len() * 4
             + self.groups.len() * std::mem::size_of::<Group>()
+            + self.runs.len() * 2 * word
     }
 }

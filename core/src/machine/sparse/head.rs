@@ -17,6 +17,7 @@
 //! rational (spec §1): the sums never round, so their order does not matter.
 
 use super::colset::ColSet;
+use super::same_bits;
 use crate::machine::trace::{BestTwo, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
 use std::collections::HashMap;
@@ -274,8 +275,8 @@ impl Head {
             for &(o, c, w) in &self.v {
                 self.new_vx[o] += w * col[c];
             }
-            let same_key = self.new_key[..] == *self.key_of(j);
-            if same_key && self.new_vx[..] == self.vx[j * vdim..(j + 1) * vdim] {
+            let same_key = same_bits(&self.new_key, self.key_of(j));
+            if same_key && same_bits(&self.new_vx, &self.vx[j * vdim..(j + 1) * vdim]) {
                 continue;
             }
             self.contribute(j, -1.0, d, acc, changed);

@@ -14,7 +14,8 @@
 //! - **argmax index**: best two through key groups instead of a scan ([`head`]).
 //! - **dirty columns**: only changed columns are recomputed; off, every
 //!   layer recomputes every column (the caches still have to agree).
-//! - **gate skip**: FFN unit groups whose gate is provably shut are skipped ([`ffn`]).
+//! - **gate skip**: FFN unit groups whose gate is provably shut, or that read
+//!   only zero rows with no positive bias, are skipped ([`ffn`]).
 
 mod colset;
 mod ffn;
@@ -49,6 +50,13 @@ impl Shortcuts {
             ("none", Shortcuts::NONE),
         ]
     }
+}
+
+/// Bit-for-bit equality (what the engines must agree on); unlike `==` on
+/// floats it compiles to a vectorised compare.
+#[inline]
+pub(super) fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u32, |m, (x, y)| m | (x.to_bits() ^ y.to_bits())) == 0
 }
 
 struct SparseLayer {
@@ -135,7 +143,7 @@ impl Sparse {
         let d = self.d;
         for j in 0..self.n {
             let cols = j * d..(j + 1) * d;
-            if x.data[cols.clone()] != self.bufs[l].data[cols.clone()] {
+            if !same_bits(&x.data[cols.clone()], &self.bufs[l].data[cols.clone()]) {
                 self.bufs[l].data[cols.clone()].copy_from_slice(&x.data[cols]);
                 self.pending[l].insert(j);
             }
@@ -174,7 +182,7 @@ impl Sparse {
             }
             l.ffn.apply(a, &mut self.y, self.shortcuts.gate_skip);
             let dst = &mut out[j * d..(j + 1) * d];
-            if *dst != self.y[..] {
+            if !same_bits(dst, &self.y) {
                 dst.copy_from_slice(&self.y);
                 next.insert(j);
             }
@@ -215,7 +223,7 @@ impl Backend for Sparse {
         // output moved and where the host wrote (bufs[0] = bufs[depth] elsewhere).
         if full {
             for j in 0..self.n {
-                if self.bufs[0].data[j * d..(j + 1) * d] != self.bufs[depth].data[j * d..(j + 1) * d] {
+                if !same_bits(&self.bufs[0].data[j * d..(j + 1) * d], &self.bufs[depth].data[j * d..(j + 1) * d]) {
                     self.host.insert(j);
                 }
             }
