@@ -2,7 +2,6 @@
 //! Ctrl/Cmd+Enter builds and runs.
 
 use super::SessionSignal;
-use crate::session::Session;
 use crate::storage;
 use leptos::prelude::*;
 
@@ -18,7 +17,9 @@ pub fn Editor(session: SessionSignal) -> impl IntoView {
     let keydown = move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
             ev.prevent_default();
-            session.update(Session::compile_and_run);
+            session.update(|s| {
+                s.compile();
+            });
         }
     };
     view! {

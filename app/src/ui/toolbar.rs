@@ -28,7 +28,7 @@ pub fn Toolbar(session: SessionSignal) -> impl IntoView {
                 s.compile();
             })>"Compile"</button>
             <button data-testid="run" class="primary" title="Ctrl+Enter / ⌘+Enter" on:click=move |_| {
-                session.update(Session::run)
+                session.update(|s| { s.run_to_end(1_000_000); })
             }>"Run"</button>
             <button data-testid="step" title="Execute one instruction" on:click=move |_| {
                 session.update(Session::step)
