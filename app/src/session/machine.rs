@@ -66,7 +66,7 @@ pub enum Machine {
 /// A saved machine. The transformer's whole state is its tensor.
 #[derive(Clone)]
 pub enum Snapshot {
-    Interp(Interp),
+    Interp(Box<Interp>),
     Tensor(Tensor),
 }
 
@@ -130,7 +130,7 @@ impl Machine {
 
     pub fn snapshot(&self) -> Snapshot {
         match self {
-            Machine::Interp(m) => Snapshot::Interp(m.clone()),
+            Machine::Interp(m) => Snapshot::Interp(Box::new(m.clone())),
             Machine::Sparse(m) => Snapshot::Tensor(m.tensor().clone()),
             Machine::Dense(m) => Snapshot::Tensor(m.tensor().clone()),
         }
@@ -141,7 +141,7 @@ impl Machine {
     /// from the snapshot, so callers keep the absolute count themselves.
     pub fn restore(&mut self, snap: &Snapshot) {
         match (self, snap) {
-            (Machine::Interp(m), Snapshot::Interp(s)) => *m = s.clone(),
+            (Machine::Interp(m), Snapshot::Interp(s)) => *m = (**s).clone(),
             (Machine::Sparse(m), Snapshot::Tensor(x)) => restart(m, x),
             (Machine::Dense(m), Snapshot::Tensor(x)) => restart(m, x),
             _ => unreachable!("a snapshot is restored into the engine kind that took it"),
