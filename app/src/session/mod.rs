@@ -401,7 +401,6 @@ impl Session {
         if !self.ready() {
             return Stop::Finished;
         }
-        self.remember_before();
         self.layers = None;
         let breaks = self.run_breaks(frames);
         let status = self.exec(max, breaks.as_deref());
@@ -419,8 +418,15 @@ impl Session {
         }
     }
 
+    /// Marks the current state as "before" for the highlights: the run loop
+    /// calls it once per frame, so changes since the last drawn frame show.
+    pub fn mark(&mut self) {
+        self.remember_before();
+    }
+
     /// Runs to the end (or `max` steps) in one go: for tests and the CLI-like path.
     pub fn run_to_end(&mut self, max: u64) -> Stop {
+        self.mark();
         let mut stop = Stop::Slice;
         let start = self.steps;
         while stop == Stop::Slice && self.steps - start < max {
