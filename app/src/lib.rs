@@ -4,6 +4,7 @@
 //! the thin components that show it and call its actions, [`storage`] what
 //! survives a reload.
 
+pub mod demo;
 pub mod heatmap;
 pub mod session;
 pub mod storage;
