@@ -581,6 +581,11 @@ impl Session {
         self.machine.as_ref()?.layout()
     }
 
+    /// The last traced instruction (manual steps on a transformer).
+    pub fn trace(&self) -> Option<&StepTrace> {
+        self.layers.as_ref().map(|l| &l.trace)
+    }
+
     pub fn listing(&self) -> &[ListingRow] {
         &self.listing
     }

@@ -1,7 +1,8 @@
 //! Keyboard shortcuts (never while typing in the editor or a form field), the
 //! `?` sheet that lists them, and the light/dark theme.
 
-use super::Actions;
+use super::demos::DemoSlot;
+use super::{Actions, Runner};
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -26,9 +27,14 @@ fn typing(e: &web_sys::KeyboardEvent) -> bool {
         .is_some()
 }
 
-pub fn install(actions: Actions, help: RwSignal<bool>) {
+pub fn install(actions: Actions, help: RwSignal<bool>, runner: Runner, demo: DemoSlot) {
     let handle = window_event_listener(ev::keydown, move |e| {
         if typing(&e) || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        // While a demo runs, its keys (arrows for Snake) are the game's.
+        if runner.running_untracked() && demo.on_key(&e.key()) {
+            e.prevent_default();
             return;
         }
         let action = match (e.key().as_str(), e.alt_key(), e.shift_key()) {

@@ -3,6 +3,7 @@
 //! components. Elements tests and scripts address carry stable `data-testid`s.
 
 mod attention;
+mod demos;
 mod diagnostics;
 mod editor;
 mod heatmap;
@@ -27,6 +28,9 @@ const DEFAULT_CONFIG: &str = "default";
 /// What the buttons and shortcuts do (one place, so both do the same).
 #[derive(Clone, Copy)]
 pub struct Actions {
+    /// Takes the editor's text now (its change callback is debounced): before
+    /// anything that builds, so a quick edit is never built stale or lost on reload.
+    pub sync: Callback<()>,
     pub compile: Callback<()>,
     pub toggle_run: Callback<()>,
     pub step: Callback<()>,
@@ -37,32 +41,50 @@ pub struct Actions {
 }
 
 impl Actions {
-    fn new(session: SessionSignal, runner: Runner, editor: editor::EditorHandle) -> Actions {
+    fn new(session: SessionSignal, runner: Runner, editor: editor::EditorHandle, demo: demos::DemoSlot) -> Actions {
+        let sync = Callback::new(move |()| {
+            if let Some(t) = editor.text().filter(|t| session.with_untracked(|s| s.source() != t)) {
+                storage::save_draft(&t);
+                session.update(|s| s.set_source(t));
+            }
+        });
         // Any manual action pauses a run first, so the two never interleave.
         let manual = move |f: fn(&mut Session)| {
             Callback::new(move |()| {
                 runner.pause();
+                sync.run(());
                 session.update(f);
             })
         };
         Actions {
+            sync,
             compile: Callback::new(move |()| {
                 runner.pause();
-                let text = editor.text();
+                sync.run(());
                 session.update(|s| {
-                    if let Some(t) = text {
-                        storage::save_draft(&t);
-                        s.set_source(t);
+                    if s.compile() && demo.active() {
+                        demo.prepare(s);
                     }
-                    s.compile();
                 });
             }),
-            toggle_run: Callback::new(move |()| runner.toggle()),
+            toggle_run: Callback::new(move |()| {
+                sync.run(());
+                runner.toggle();
+            }),
             step: manual(Session::step),
             step_layer: manual(Session::step_layer),
             step_line: manual(Session::step_line),
             step_back: manual(Session::step_back),
-            reset: manual(Session::reset),
+            reset: Callback::new(move |()| {
+                runner.pause();
+                sync.run(());
+                session.update(|s| {
+                    s.reset();
+                    if demo.active() {
+                        demo.prepare(s);
+                    }
+                });
+            }),
         }
     }
 }
@@ -95,13 +117,14 @@ pub fn App() -> impl IntoView {
     let mut initial = Session::new(source, config);
     initial.compile();
     let session: SessionSignal = RwSignal::new_local(initial);
-    let runner = Runner::new(session);
+    let demo = demos::DemoSlot::new();
+    let runner = Runner::new(session, demo);
     let handle = editor::EditorHandle::new();
-    let actions = Actions::new(session, runner, handle);
+    let actions = Actions::new(session, runner, handle, demo);
     let theme = keys::Theme::new();
     let dark = theme.dark();
     let help = RwSignal::new(false);
-    keys::install(actions, help);
+    keys::install(actions, help, runner, demo);
     view! {
         <header class="bar">
             <h1>"Loom" <span class="sub">" playground"</span></h1>
@@ -126,6 +149,7 @@ pub fn App() -> impl IntoView {
                 <machine::Listing session />
             </section>
             <section class="pane tensor" aria-label="State tensor">
+                <demos::Demos session runner demo editor=handle />
                 <heatmap::Heatmap session />
                 <attention::Attention session />
             </section>

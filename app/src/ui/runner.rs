@@ -3,6 +3,7 @@
 //! near 50 ms even on the transformer at full speed). Chunks adapt their size
 //! to the engine's speed so each one takes about a millisecond.
 
+use super::demos::DemoSlot;
 use super::SessionSignal;
 use crate::session::Stop;
 use leptos::prelude::*;
@@ -16,6 +17,7 @@ pub const SPEEDS: [u32; 6] = [0, 10_000, 1_000, 100, 10, 1];
 #[derive(Clone, Copy)]
 pub struct Runner {
     session: SessionSignal,
+    demo: DemoSlot,
     running: RwSignal<bool>,
     /// Steps per second (0 = max).
     pub speed: RwSignal<u32>,
@@ -32,9 +34,10 @@ fn now() -> f64 {
 }
 
 impl Runner {
-    pub fn new(session: SessionSignal) -> Runner {
+    pub fn new(session: SessionSignal, demo: DemoSlot) -> Runner {
         Runner {
             session,
+            demo,
             running: RwSignal::new(false),
             speed: RwSignal::new(0),
             rate: RwSignal::new(0.0),
@@ -46,6 +49,10 @@ impl Runner {
 
     pub fn running(&self) -> bool {
         self.running.get()
+    }
+
+    pub fn running_untracked(&self) -> bool {
+        self.running.get_untracked()
     }
 
     pub fn pause(&self) {
@@ -82,13 +89,16 @@ impl Runner {
         };
         let mut stop = Stop::Slice;
         let mut done = 0;
+        let frames = self.demo.active();
+        // A demo with an fps waits this long after a frame() before going on.
+        let mut pause = None;
         self.session.update(|s| {
             s.mark();
             let before = s.steps();
             while allowed > 0 && now() - start < SLICE_MS {
                 let chunk = self.chunk.get_value().min(allowed);
                 let t = now();
-                stop = s.run_slice(chunk, false);
+                stop = s.run_slice(chunk, frames);
                 let took = now() - t;
                 let ran = s.steps().saturating_sub(before) - done;
                 done += ran;
@@ -102,6 +112,13 @@ impl Runner {
                 } else {
                     c
                 });
+                if stop == Stop::Frame {
+                    pause = self.demo.at_frame(s);
+                    stop = Stop::Slice;
+                    if pause.is_some() {
+                        break;
+                    }
+                }
                 if stop != Stop::Slice {
                     break;
                 }
@@ -115,6 +132,12 @@ impl Runner {
             self.pause();
             return;
         }
-        request_animation_frame(move || self.tick());
+        match pause {
+            Some(ms) => set_timeout(
+                move || request_animation_frame(move || self.tick()),
+                std::time::Duration::from_secs_f64((ms - (now() - start)).max(0.0) / 1000.0),
+            ),
+            None => request_animation_frame(move || self.tick()),
+        }
     }
 }

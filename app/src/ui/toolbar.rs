@@ -13,6 +13,7 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
     let choose_config = move |ev: leptos::ev::Event| {
         if let Ok(config) = Config::preset(&event_target_value(&ev)) {
             runner.pause();
+            actions.sync.run(());
             storage::save_config(config.name);
             session.update(|s| s.set_config(config));
         }
@@ -20,6 +21,7 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
     let choose_engine = move |ev: leptos::ev::Event| {
         if let Some(kind) = EngineKind::by_name(&event_target_value(&ev)) {
             runner.pause();
+            actions.sync.run(());
             session.update(|s| {
                 s.set_engine(kind);
             });
