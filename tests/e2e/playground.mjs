@@ -254,6 +254,24 @@ const checks = [
     },
   ],
   [
+    "the ? sheet, the dark theme and a narrow window",
+    async (page) => {
+      await blur(page);
+      await page.keyboard.press("?");
+      await until("the shortcut sheet", async () => page.getByRole("dialog").isVisible());
+      await shot(page, "12-shortcuts");
+      await page.keyboard.press("Escape");
+      await until("the sheet to close", async () => !(await page.getByRole("dialog").isVisible()));
+      const theme = page.getByRole("button", { name: "Toggle theme" });
+      while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== "dark") await theme.click();
+      await page.setViewportSize({ width: 600, height: 1000 });
+      const x = async (sel) => (await page.locator(sel).boundingBox()).x;
+      await until("panels to stack", async () => Math.abs((await x(".pane.source")) - (await x(".pane.tensor"))) < 2);
+      await shot(page, "13-narrow-dark");
+      await page.setViewportSize({ width: 1280, height: 720 });
+    },
+  ],
+  [
     "the page exposes loom-core's JavaScript API",
     async (page) => {
       const out = await page.evaluate((src) => {

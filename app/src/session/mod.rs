@@ -23,10 +23,10 @@ use loom_core::{asm, compiler, host, Config, Engine, Interp, Program};
 use machine::Machine;
 
 /// A snapshot every this many steps at first (the interval doubles on long runs).
-const CHECKPOINT_EVERY: u64 = 256;
+const CHECKPOINT_EVERY: u64 = 128;
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
-pub const LINE_BUDGET: u64 = 20_000;
+pub const LINE_BUDGET: u64 = 2_000;
 
 /// The language of the source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,9 @@ use loom_core::machine::tensor;
 use loom_core::{report, Program};
 use serde_json::Value;
 
+/// At most this many changed elements of one array are narrated per step.
+const NARRATED_ELEMENTS: usize = 4;
+
 /// One line of the disassembly: a C line (no `index`) or an instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListingRow {
@@ -14,6 +17,8 @@ pub struct ListingRow {
     pub index: Option<usize>,
     pub line: Option<u32>,
     pub text: String,
+    /// The operation's semantics and description (hover help); empty for source lines.
+    pub doc: String,
 }
 
 /// One named variable as the page lists it.
@@ -49,11 +54,13 @@ pub fn listing(prog: &Program, source: &str) -> Vec<ListingRow> {
         let line = prog.locs[k].map(|l| l.line);
         if line.is_some() && line != last {
             let text = line.and_then(|l| lines.get(l as usize - 1)).map_or("", |t| t.trim());
-            rows.push(ListingRow { index: None, line, text: format!("{:>4}: {text}", line.unwrap_or(0)) });
+            let text = format!("{:>4}: {text}", line.unwrap_or(0));
+            rows.push(ListingRow { index: None, line, text, doc: String::new() });
             last = line;
         }
         let text = format!("{:5}  {}", prog.config.instr_col(k), format_instr(prog, *ins, &|c| slot_name(prog, c)));
-        rows.push(ListingRow { index: Some(k), line, text });
+        let doc = ins.opcode().map(|o| format!("{} — {}", o.info().semantics, o.info().doc)).unwrap_or_default();
+        rows.push(ListingRow { index: Some(k), line, text, doc });
     }
     rows
 }
@@ -173,8 +180,16 @@ impl Session {
         let mut parts = vec![format!("PC {} → {}", before.pc, now.pc)];
         let (old, new) = (report::vars(prog, &before.mem), report::vars(prog, &now.mem));
         for (name, v) in &new {
-            if let Some(o) = old.get(name).filter(|o| *o != v) {
-                parts.push(format!("{name}: {} → {}", show(o), show(v)));
+            match (old.get(name), v) {
+                (Some(Value::Array(o)), Value::Array(n)) => {
+                    // Arrays by element, so a long one does not flood the line.
+                    let changed = o.iter().zip(n).enumerate().filter(|(_, (a, b))| a != b);
+                    for (i, (a, b)) in changed.take(NARRATED_ELEMENTS) {
+                        parts.push(format!("{name}[{i}]: {a} → {b}"));
+                    }
+                }
+                (Some(o), v) if o != v => parts.push(format!("{name}: {o} → {v}")),
+                _ => {}
             }
         }
         parts.join(", ")

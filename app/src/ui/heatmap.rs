@@ -119,7 +119,15 @@ pub fn Heatmap(session: SessionSignal) -> impl IntoView {
                 <i class="mark"></i>"changed"
             </span>
         </div>
-        <p class="hint" hidden=transformer>"The interpreter has no tensor: pick a transformer engine to see it."</p>
+        <p class="hint" hidden=transformer>
+            {move || {
+                if session.with(|s| s.engine().is_transformer()) {
+                    "Nothing loaded: compile (Ctrl/⌘+Enter) to see the tensor."
+                } else {
+                    "The interpreter has no tensor: pick a transformer engine to see it."
+                }
+            }}
+        </p>
         <div class="heat-wrap">
             <canvas
                 data-testid="heatmap"

@@ -4,6 +4,7 @@
 use super::{Runner, SessionSignal};
 use crate::session::Phase;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn StatusBar(session: SessionSignal, runner: Runner) -> impl IntoView {
@@ -108,6 +109,18 @@ pub fn MachineView(session: SessionSignal) -> impl IntoView {
 #[component]
 pub fn Listing(session: SessionSignal) -> impl IntoView {
     let current = Memo::new(move |_| session.with(|s| s.pc_index()));
+    let list = NodeRef::<leptos::html::Ol>::new();
+    // Keep the current instruction in view inside the listing (not the page).
+    Effect::new(move |_| {
+        current.track();
+        let Some(ol) = list.get() else { return };
+        if let Some(li) = ol.query_selector("li.current").ok().flatten() {
+            if let Ok(li) = li.dyn_into::<web_sys::HtmlElement>() {
+                let top = li.offset_top() - ol.offset_top() - ol.client_height() / 2;
+                ol.set_scroll_top(top.max(0));
+            }
+        }
+    });
     let build = Memo::new(move |_| session.with(|s| s.listing().to_vec()));
     let rows = move || {
         build
@@ -115,7 +128,7 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
             .into_iter()
             .map(|r| match r.index {
                 Some(k) => view! {
-                    <li class="ins" class:current=move || current.get() == Some(k)>{r.text}</li>
+                    <li class="ins" title=r.doc class:current=move || current.get() == Some(k)>{r.text}</li>
                 }
                 .into_any(),
                 None => view! { <li class="src">{r.text}</li> }.into_any(),
@@ -125,7 +138,9 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
     view! {
         <details class="listing" open>
             <summary>"Disassembly"</summary>
-            <ol class="mono">{rows}</ol>
+            <ol class="mono" node_ref=list>
+                {rows}
+            </ol>
         </details>
     }
 }

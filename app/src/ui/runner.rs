@@ -41,7 +41,7 @@ impl Runner {
             running: RwSignal::new(false),
             speed: RwSignal::new(0),
             rate: RwSignal::new(0.0),
-            chunk: StoredValue::new(16),
+            chunk: StoredValue::new(1),
             owed: StoredValue::new(0.0),
             last: StoredValue::new(0.0),
         }
@@ -64,6 +64,8 @@ impl Runner {
             self.pause();
         } else {
             self.running.set(true);
+            // Chunks start at one step: the last run may have been on a much faster machine size.
+            self.chunk.set_value(1);
             self.last.set_value(now());
             self.owed.set_value(0.0);
             let me = *self;
