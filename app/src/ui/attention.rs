@@ -38,7 +38,13 @@ pub fn Attention(session: SessionSignal) -> impl IntoView {
             {rows}
         </ul>
         <p class="hint" hidden=move || !empty()>
-            "Step (→) or step a layer (Alt+→) on a transformer engine to see which columns each head reads."
+            {move || {
+                if session.with(|s| s.layer().is_some()) {
+                    "No head of this layer moved a value between columns (L4, L6, L7 and L8 have no heads)."
+                } else {
+                    "Step (→) or step a layer (Alt+→) on a transformer engine to see which columns each head reads."
+                }
+            }}
         </p>
     }
 }
