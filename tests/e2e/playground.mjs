@@ -192,11 +192,19 @@ const checks = [
       await new Promise((r) => setTimeout(r, 300));
       if ((await text(page, "step-count")) !== b) throw new Error("still running after pause");
       await page.getByTestId("speed").selectOption("0");
+      // A breakpoint from the gutter stops the run on its line (8: n = n - 1;).
+      const gutter = page.locator("[data-testid=editor] .cm-loom-breakpoints .cm-gutterElement").nth(8);
+      await gutter.click();
+      await page.getByTestId("run").click();
+      await expectText(page, "pc", "(line 8)");
+      await expectText(page, "status", "paused");
+      await shot(page, "07-breakpoint");
+      await gutter.click();
       await page.getByTestId("run").click();
       await expectText(page, "status", "halted");
       if ((await variables(page)).sum !== "-70") throw new Error(`sum = ${(await variables(page)).sum}`);
       await expectText(page, "agree", "✓");
-      await shot(page, "07-halted");
+      await shot(page, "07b-halted");
     },
   ],
   [
