@@ -6,6 +6,9 @@ set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 setup_test
 cd "$LOOM_ROOT"
+# wasm-bindgen-test gives a browser test file 20 s by default; the transformer
+# tests need more when the 2 cores are busy.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 
 passed=0
 stage() {

@@ -5,6 +5,7 @@
 //! survives a reload.
 
 pub mod demo;
+pub mod heatmap;
 pub mod session;
 pub mod storage;
 pub mod ui;

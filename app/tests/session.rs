@@ -7,11 +7,15 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use loom_app::session::{Phase, Session, VarRow, EXAMPLE, RUN_BUDGET};
+use loom_app::heatmap;
+use loom_app::session::{EngineKind, Lang, Phase, Session, Stop, VarRow, EXAMPLE};
 use loom_core::Config;
 
-fn session(source: &str) -> Session {
-    Session::new(source.to_owned(), Config::preset("default").unwrap())
+const COUNTDOWN: &str = include_str!("../../tests/asm/countdown.s");
+const DIVZERO: &str = include_str!("../../tests/c/divzero.c");
+
+fn session(source: &str, config: &str) -> Session {
+    Session::new(source.to_owned(), Config::preset(config).unwrap())
 }
 
 fn var(s: &Session, name: &str) -> VarRow {
@@ -19,100 +23,194 @@ fn var(s: &Session, name: &str) -> VarRow {
 }
 
 #[test]
-fn the_example_runs_to_its_product() {
-    let mut s = session(EXAMPLE);
+fn the_c_example_runs_on_the_transformer_in_agreement_with_the_interpreter() {
+    let mut s = session(EXAMPLE, "small");
+    assert_eq!((s.lang(), s.engine()), (Lang::C, EngineKind::Sparse));
     assert_eq!(s.phase(), Phase::Edited);
-    s.run();
-    assert_eq!(s.phase(), Phase::Halted);
-    assert_eq!(var(&s, "product").value, "42");
+    assert_eq!(s.run_to_end(100_000), Stop::Finished);
+    assert_eq!(s.phase(), Phase::Halted, "{}", s.rendered_diagnostics());
+    assert_eq!(var(&s, "sum").value, "55");
+    assert_eq!(var(&s, "xs").value, "[3, -1, 2, 55]");
+    assert_eq!(s.agrees(), Some(true));
     assert_eq!(s.pc(), Some(0));
-    assert_eq!(s.status_text(), "halted");
 }
 
 #[test]
-fn step_then_reset() {
-    let mut s = session(EXAMPLE);
+fn assembly_is_detected_and_runs_on_every_engine() {
+    for engine in EngineKind::ALL {
+        let mut s = session(COUNTDOWN, "small");
+        assert_eq!(s.lang(), Lang::Asm);
+        assert!(s.set_engine(engine));
+        s.run_to_end(10_000);
+        assert_eq!(var(&s, "sum").value, "55", "{engine:?}");
+        assert_eq!(s.steps(), 32);
+        assert_eq!(s.agrees(), engine.is_transformer().then_some(true));
+    }
+    let mut s = session(COUNTDOWN, "default");
+    assert!(!s.set_engine(EngineKind::Dense), "dense is only offered on small configurations");
+    assert_eq!(s.engine(), EngineKind::Sparse);
+}
+
+#[test]
+fn layer_stepping_walks_l1_to_l8_and_ends_at_the_stepped_state() {
+    let mut s = session(EXAMPLE, "small");
+    s.step_layer();
+    assert_eq!(s.steps(), 1, "the instruction is traced once");
+    let mut names = Vec::new();
+    for _ in 0..8 {
+        let (i, name) = s.layer().expect("walking layers");
+        assert_eq!(i, names.len());
+        names.push(name);
+        assert!(!s.attention().is_empty() || !name.starts_with("L1"), "L1 fetch reads the instruction");
+        s.step_layer();
+    }
+    assert!(names[0].starts_with("L1") && names[7].starts_with("L8"), "{names:?}");
+    assert_eq!((s.steps(), s.layer().map(|l| l.0)), (2, Some(0)), "after L8 the next instruction starts at L1");
+
+    // The last layer's tensor is the machine's after the step.
+    let mut walked = session(EXAMPLE, "small");
+    walked.step_layer();
+    for _ in 0..7 {
+        walked.step_layer();
+    }
+    let after_l8 = walked.tensor().unwrap().clone();
+    let mut stepped = session(EXAMPLE, "small");
+    stepped.step();
+    assert!(stepped.tensor() == Some(&after_l8));
+    assert_eq!(stepped.layer(), None);
+}
+
+#[test]
+fn step_mid_walk_finishes_the_instruction() {
+    let mut s = session(EXAMPLE, "small");
+    s.step_layer();
+    s.step_layer();
     s.step();
-    assert_eq!(s.steps(), 1);
-    assert_eq!(s.phase(), Phase::Ready);
-    let product = var(&s, "product");
-    assert_eq!((product.value.as_str(), product.changed), ("6", true));
-    assert!(!var(&s, "a").changed);
-    assert_eq!(s.pc_line(), Some(6), "the PC moved to DEC b");
+    assert_eq!((s.steps(), s.layer()), (1, None));
+}
+
+#[test]
+fn step_back_equals_stepping_forward() {
+    // 300 steps cross the first checkpoint interval, so the replay starts from a snapshot.
+    let long = EXAMPLE.replace("int n = 10;", "int n = 100;");
+    let mut s = session(&long, "small");
+    let mut reference = session(&long, "small");
+    for _ in 0..300 {
+        s.step();
+    }
+    for _ in 0..299 {
+        reference.step();
+    }
+    assert_eq!(s.steps(), 300, "still running");
+    s.step_back();
+    assert_eq!(s.steps(), 299);
+    // (Tensors compared with `assert!`: their Debug output is megabytes.)
+    assert!(s.tensor() == reference.tensor());
+    assert_eq!(s.variables(), reference.variables());
+    assert_eq!(s.pc(), reference.pc());
+    assert_eq!(s.agrees(), Some(true));
+    // And forward again reaches the same state as never having gone back.
     s.step();
-    assert_eq!(var(&s, "b").value, "6");
-    assert_eq!(s.history().len(), 2);
-    s.reset();
-    assert_eq!(s.steps(), 0);
-    assert_eq!(var(&s, "product").value, "0");
-    assert!(s.history().is_empty());
-    assert_eq!(s.status_text(), "loaded");
+    reference.step();
+    assert!(s.tensor() == reference.tensor());
 }
 
 #[test]
-fn run_after_halt_starts_over() {
-    let mut s = session(EXAMPLE);
-    s.run();
-    let steps = s.steps();
-    s.run();
-    assert_eq!(s.steps(), steps);
-    assert_eq!(var(&s, "product").value, "42");
+fn step_back_on_the_interpreter_and_to_the_start() {
+    let mut s = session(COUNTDOWN, "small");
+    s.set_engine(EngineKind::Interp);
+    s.step();
+    s.step();
+    s.step_back();
+    s.step_back();
+    assert_eq!((s.steps(), var(&s, "sum").value.as_str(), var(&s, "n").value.as_str()), (0, "0", "10"));
+    s.step_back();
+    assert_eq!(s.steps(), 0, "nothing before the start");
 }
 
 #[test]
-fn an_edit_rebuilds_on_the_next_step() {
-    let mut s = session(EXAMPLE);
-    s.run();
-    s.set_source(EXAMPLE.replace("a = 6", "a = 5"));
-    assert!(s.is_stale());
-    assert_eq!(var(&s, "product").value, "42", "the old machine stays visible until the rebuild");
-    s.run();
-    assert!(!s.is_stale());
-    assert_eq!(var(&s, "product").value, "35");
+fn the_diff_marks_exactly_the_cells_a_step_changed() {
+    let mut s = session(EXAMPLE, "small");
+    s.step();
+    let (prev, now) = (s.previous_tensor().unwrap(), s.tensor().unwrap());
+    let changed = heatmap::changed(prev, now);
+    let lay = *s.layout().unwrap();
+    let count = changed.iter().filter(|&&c| c).count();
+    assert!(count > 0 && count < changed.len() / 4, "{count} of {}", changed.len());
+    // The PC moved, and the PC lives in column 0.
+    assert!(lay.pc.rows().any(|r| changed[r]), "the PC rows changed");
+    for (i, c) in changed.iter().enumerate() {
+        assert_eq!(*c, prev.data[i] != now.data[i]);
+    }
 }
 
 #[test]
-fn assembly_errors_are_located() {
-    let mut s = session(".data x = 1\nINC x\n  FROB x\n");
+fn variables_changed_by_a_step_are_marked_and_narrated() {
+    let mut s = session(COUNTDOWN, "small");
+    s.step();
+    let sum = var(&s, "sum");
+    assert_eq!((sum.value.as_str(), sum.changed), ("10", true));
+    assert!(!var(&s, "n").changed);
+    let pc0 = Config::preset("small").unwrap().instr_col(0);
+    assert_eq!(s.narration(), format!("PC {pc0} → {}, sum: 0 → 10", pc0 + 1));
+}
+
+#[test]
+fn breakpoints_stop_the_run_on_their_line() {
+    let mut s = session(EXAMPLE, "small");
+    let line = 1 + EXAMPLE.lines().position(|l| l.contains("xs[3] = sum")).unwrap() as u32;
+    s.set_breakpoints(vec![line]);
+    assert_eq!(s.run_to_end(100_000), Stop::Breakpoint);
+    assert_eq!(s.pc_line(), Some(line));
+    assert_eq!(var(&s, "n").value, "0");
+    assert_eq!(var(&s, "xs").value, "[3, -1, 2, 0]", "stopped before the line runs");
+    assert_eq!(s.run_to_end(100_000), Stop::Finished);
+}
+
+#[test]
+fn step_line_runs_to_another_line() {
+    let mut s = session(EXAMPLE, "small");
+    s.compile();
+    let start = s.pc_line();
+    s.step_line();
+    assert!(s.steps() >= 1);
+    assert_ne!(s.pc_line(), start);
+}
+
+#[test]
+fn compile_errors_are_listed_and_keep_the_text() {
+    let broken = EXAMPLE.replace("sum = sum + n;", "sum = sum + ;");
+    let mut s = session(&broken, "small");
     assert!(!s.compile());
     assert_eq!(s.phase(), Phase::Error);
-    let text = s.rendered_diagnostics();
-    assert!(text.contains("program.s:3:3"), "{text}");
-    assert!(text.contains("  ^^^^"), "{text}");
-    assert!(s.variables().is_empty());
+    assert_eq!(s.source(), broken);
+    let line = 1 + broken.lines().position(|l| l.contains("sum + ;")).unwrap() as u32;
+    assert!(s.diagnostics().iter().any(|d| d.span.line == line), "{}", s.rendered_diagnostics());
+    assert!(s.rendered_diagnostics().contains("program.c:"));
     s.step();
     assert_eq!(s.steps(), 0, "nothing runs while the source is broken");
 }
 
 #[test]
-fn faults_name_the_line() {
-    let mut s = session(".data p = 100\n.data x = 0\nLOAD x, p\nHALT\n");
-    s.run();
+fn run_time_faults_name_the_c_line() {
+    let mut s = session(DIVZERO, "small");
+    s.run_to_end(10_000);
     match s.phase() {
         Phase::Fault { message, line } => {
-            assert_eq!(line, Some(3));
-            assert!(message.contains("outside memory"), "{message}");
+            assert_eq!(line, Some(9));
+            assert!(message.contains("division by zero"), "{message}");
         }
         other => panic!("expected a fault, got {other:?}"),
     }
-}
-
-#[test]
-fn an_endless_loop_stops_at_the_budget_and_resumes() {
-    let mut s = session(".data x = 0\nloop: INC x\nJMP loop\n");
-    s.run();
-    assert_eq!(s.steps(), RUN_BUDGET);
-    assert!(s.status_text().starts_with("budget"), "{}", s.status_text());
-    s.run();
-    assert_eq!(s.steps(), 2 * RUN_BUDGET);
+    assert!(s.status_text().starts_with("fault at line 9"));
 }
 
 #[test]
 fn changing_the_configuration_rebuilds_for_it() {
-    let mut s = session(EXAMPLE);
-    s.run();
-    s.set_config(Config::preset("tiny").unwrap());
-    assert_eq!(s.config().name, "tiny");
-    assert_eq!(s.steps(), 0);
+    let mut s = session(EXAMPLE, "tiny");
+    s.set_engine(EngineKind::Dense);
+    s.run_to_end(100_000);
+    s.set_config(Config::preset("default").unwrap());
+    assert_eq!((s.config().name, s.steps(), s.engine()), ("default", 0, EngineKind::Sparse));
     assert_eq!(s.phase(), Phase::Ready);
 }

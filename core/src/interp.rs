@@ -42,6 +42,7 @@ enum Op {
     Subleq(u32, u32, u32),
 }
 
+#[derive(Clone)]
 pub struct Interp {
     prog: Program,
     ops: Vec<Op>,

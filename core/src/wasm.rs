@@ -3,24 +3,22 @@
 //!
 //! Every function takes plain strings and returns JSON text, so the contract is
 //! the same one the CLI prints (`loom run --json`, see [`crate::report`]) and a
-//! caller needs nothing but `JSON.parse`. Front ends and engines are chosen by
-//! name, so the C compiler (`lang = "c"`) and the transformer engines
-//! (`engine = "dense" | "sparse"`) slot into [`build`] and [`start`] without
-//! changing the exported signatures.
+//! caller needs nothing but `JSON.parse`. Front ends are chosen by name
+//! (`lang = "c" | "asm"`), engines too (`engine = "sparse" | "dense" |
+//! "interp"`, see [`crate::engine::by_name`]).
 //!
 //! ```js
 //! import init, { runProgram } from "./loom_core.js";
 //! await init();
-//! const report = JSON.parse(runProgram("asm", ".data x = 2\nINC x", "default", "interp", 1000));
+//! const report = JSON.parse(runProgram("c", "int x = 2; int main() { x++; return 0; }", "small", "sparse", 1000));
 //! ```
 
-use crate::asm;
 use crate::config::{Config, PRESETS};
 use crate::diag::{render_all, Diagnostic};
-use crate::engine::Engine;
+use crate::engine::{by_name, Engine};
 use crate::image::Program;
-use crate::interp::Interp;
 use crate::report::run_report;
+use crate::{asm, compiler};
 use wasm_bindgen::prelude::*;
 
 /// The file name diagnostics are rendered against.
@@ -80,14 +78,15 @@ fn preset(name: &str) -> Result<Config, String> {
 fn build(lang: &str, source: &str, config: Config) -> Result<Program, Failure> {
     match lang {
         "asm" => asm::assemble(source, config).map_err(Failure::Source),
-        other => Err(Failure::Request(format!("unknown language `{other}` (languages: asm)"))),
+        "c" => {
+            let c = compiler::compile(source, config);
+            c.program.ok_or_else(|| Failure::Source(c.diagnostics.into_iter().filter(Diagnostic::is_error).collect()))
+        }
+        other => Err(Failure::Request(format!("unknown language `{other}` (languages: c, asm)"))),
     }
 }
 
 /// The engines by name.
 fn start(engine: &str, prog: &Program) -> Result<Box<dyn Engine>, Failure> {
-    match engine {
-        "interp" => Ok(Box::new(Interp::new(prog).map_err(|e| Failure::Request(e.to_string()))?)),
-        other => Err(Failure::Request(format!("unknown engine `{other}` (engines: interp)"))),
-    }
+    by_name(engine, prog).map_err(Failure::Request)
 }

@@ -57,9 +57,9 @@ fn check_lists_diagnostics_as_json() {
 #[wasm_bindgen_test]
 fn bad_arguments_name_the_alternatives() {
     let err = message(run_program("asm", COUNTDOWN, "default", "warp", 10).unwrap_err());
-    assert!(err.contains("engines: interp"), "{err}");
+    assert!(err.contains("engines: interp, dense, sparse"), "{err}");
     let err = message(run_program("cobol", COUNTDOWN, "default", "interp", 10).unwrap_err());
-    assert!(err.contains("languages: asm"), "{err}");
+    assert!(err.contains("languages: c, asm"), "{err}");
     let err = message(check("asm", COUNTDOWN, "huge").unwrap_err());
     assert!(err.contains("tiny"), "{err}");
 }
@@ -70,4 +70,22 @@ fn configs_lists_every_preset() {
     let names: Vec<_> = list.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert_eq!(names.len(), loom_core::config::PRESETS.len());
     assert!(names.contains(&"default"));
+}
+
+#[wasm_bindgen_test]
+fn c_runs_on_the_sparse_transformer_like_on_the_interpreter() {
+    let src = "int n = 10; int sum = 0;\nint main() { while (n > 0) { sum += n; n--; } return 0; }\n";
+    let on = |engine| json(&run_program("c", src, "small", engine, 100_000).unwrap());
+    let (sparse, interp) = (on("sparse"), on("interp"));
+    assert_eq!(sparse["status"], "halted");
+    assert_eq!(sparse["vars"]["sum"], 55);
+    assert_eq!(sparse, interp);
+}
+
+#[wasm_bindgen_test]
+fn c_errors_throw_with_the_line() {
+    let err = message(run_program("c", "int main() {\n  return x;\n}\n", "small", "sparse", 10).unwrap_err());
+    assert!(err.contains("program:2:"), "{err}");
+    let diags = json(&check("c", "int main() { return 0 }", "small").unwrap());
+    assert_eq!(diags[0]["severity"], "error");
 }

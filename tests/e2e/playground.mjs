@@ -28,6 +28,20 @@ const TIMEOUT_MS = 10_000;
 
 const COUNTDOWN = await readFile(join(ROOT, "tests", "asm", "countdown.s"), "utf8");
 
+const PROGRAM = `// Sum of the first n numbers.
+int n = 100;
+int sum = 0;
+
+int main() {
+    while (n > 0) {
+        sum = sum + n;
+        n = n - 1;
+    }
+    return 0;
+}
+`;
+const BROKEN = PROGRAM.replace("sum = sum + n;", "sum = sum + ;");
+
 /** Polls `probe` until it returns a truthy value; fails with `what` and the last value seen. */
 async function until(what, probe) {
   const end = Date.now() + TIMEOUT_MS;
@@ -62,78 +76,207 @@ async function variables(page) {
   return vars;
 }
 
-async function expectVar(page, name, value) {
-  await until(`variable ${name} = ${value}`, async () => (await variables(page))[name] === value).catch(async (e) => {
-    throw new Error(`${e.message}; variables: ${JSON.stringify(await variables(page))}`);
-  });
+/** What identifies the machine's state on the page. */
+async function snapshot(page) {
+  return {
+    steps: await text(page, "step-count"),
+    pc: await text(page, "pc"),
+    vars: await variables(page),
+    agree: await text(page, "agree"),
+  };
+}
+
+/** Replaces the editor's text (CodeMirror or the textarea fallback) as a user would. */
+async function setSource(page, src) {
+  const cm = page.locator("[data-testid=editor] .cm-content");
+  if (await cm.count()) {
+    await cm.click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(src);
+  } else {
+    await page.getByTestId("editor").fill(src);
+  }
+}
+
+/** Moves focus out of the editor so page shortcuts apply. */
+const blur = (page) => page.locator(".statusbar").click();
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
 }
 
 const checks = [
   [
-    "the example program runs to its product",
+    "the page loads the C example on the sparse transformer with CodeMirror",
     async (page) => {
-      await until("the editor to hold the example", async () => (await page.getByTestId("editor").inputValue()).includes("product"));
-      await page.getByTestId("run").click();
-      await expectText(page, "status", "halted");
-      await expectVar(page, "product", "42");
-      await expectVar(page, "b", "0");
-      await expectText(page, "pc", "0");
-      await page.screenshot({ path: join(OUT, "01-example-halted.png") });
-    },
-  ],
-  [
-    "a typed program runs with Ctrl+Enter",
-    async (page) => {
-      const editor = page.getByTestId("editor");
-      await editor.fill("");
-      await editor.pressSequentially(COUNTDOWN);
-      await editor.press("Control+Enter");
-      await expectText(page, "status", "halted");
-      await expectVar(page, "sum", "55");
-      await expectVar(page, "xs", "[3, -1, 2, 55]");
-      await expectText(page, "step-count", "32");
-      await page.screenshot({ path: join(OUT, "02-typed-countdown.png") });
-    },
-  ],
-  [
-    "reset and step execute one instruction at a time",
-    async (page) => {
-      await page.getByTestId("reset").click();
-      await expectText(page, "step-count", /^0$/);
+      await until("CodeMirror", async () => (await page.locator("[data-loom-editor=codemirror]").count()) > 0);
       await expectText(page, "status", "loaded");
-      await expectVar(page, "sum", "0");
-      await page.getByTestId("step").click();
-      await expectText(page, "step-count", /^1$/);
-      await expectVar(page, "sum", "10");
-      await expectText(page, "pc", "(line 6)");
-      await page.getByTestId("step").click();
-      await expectVar(page, "n", "9");
-      await expectText(page, "status", "paused");
-      await page.screenshot({ path: join(OUT, "03-stepped.png") });
+      await expectText(page, "agree", "✓");
+      if (!(await page.getByTestId("engine").inputValue()).includes("sparse")) throw new Error("engine is not sparse");
+      await shot(page, "01-loaded");
     },
   ],
   [
-    "an assembly error shows line:column and a caret",
+    "a compile error shows a squiggle and a list entry; fixing it compiles",
     async (page) => {
-      const editor = page.getByTestId("editor");
-      await editor.press("Control+End");
-      await editor.pressSequentially("\nFROB n\n");
+      await setSource(page, BROKEN);
       await page.getByTestId("compile").click();
       await expectText(page, "status", "error");
-      await expectText(page, "diagnostics", "program.s:11:1");
-      await expectText(page, "diagnostics", "FROB n");
-      await expectText(page, "diagnostics", "^^^^");
-      await page.screenshot({ path: join(OUT, "04-error.png") });
+      await expectText(page, "diagnostics", "7:");
+      await until("a squiggle", async () => (await page.locator(".cm-lintRange-error").count()) > 0);
+      await shot(page, "02-error");
+      await page.getByTestId("diagnostics").locator("button").first().click();
+      await setSource(page, PROGRAM);
+      await page.keyboard.press("Control+Enter");
+      await expectText(page, "status", "loaded");
+      if ((await page.getByTestId("diagnostics").innerText()).trim() !== "") throw new Error("diagnostics left over");
+    },
+  ],
+  [
+    "stepping instructions and layers: the layer walks L1…L8, the PC and a variable change",
+    async (page) => {
+      await blur(page);
+      const pc0 = await text(page, "pc");
+      await page.keyboard.press("ArrowRight");
+      await expectText(page, "step-count", /^1$/);
+      if ((await text(page, "pc")) === pc0) throw new Error("the PC did not change");
+      const layers = [];
+      for (let i = 0; i < 8; i++) {
+        await page.keyboard.press("Alt+ArrowRight");
+        await expectText(page, "layer", `L${i + 1}`);
+        layers.push(await text(page, "layer"));
+        if (i === 0) {
+          await expectText(page, "attention", "reads");
+          await shot(page, "03-layer-L1");
+        }
+      }
+      await shot(page, "04-layer-L8");
+      await expectText(page, "step-count", /^2$/);
+      const before = (await variables(page)).sum;
+      for (let i = 0; i < 20 && (await variables(page)).sum === before; i++) {
+        await page.getByTestId("step").click();
+      }
+      if ((await variables(page)).sum === before) throw new Error("sum never changed");
+      await until("the changed variable to be highlighted", async () => (await page.locator("[data-testid=variables] tr.changed").count()) > 0);
+      await shot(page, "05-variable-changed");
+      console.log(`     layers: ${layers.join(" | ")}`);
+    },
+  ],
+  [
+    "step back returns to the same state",
+    async (page) => {
+      await blur(page);
+      const here = await snapshot(page);
+      await page.keyboard.press("ArrowRight");
+      await until("a step", async () => (await text(page, "step-count")) !== here.steps);
+      await page.keyboard.press("ArrowLeft");
+      await expectText(page, "step-count", new RegExp(`^${here.steps}$`));
+      const back = await snapshot(page);
+      if (JSON.stringify(back) !== JSON.stringify(here)) throw new Error(`${JSON.stringify(back)} != ${JSON.stringify(here)}`);
+      await page.getByTestId("step-line").click();
+      await until("step line", async () => Number(await text(page, "step-count")) > Number(here.steps));
+      await shot(page, "06-stepped-back-and-line");
+    },
+  ],
+  [
+    "run and pause",
+    async (page) => {
+      await page.getByTestId("speed").selectOption("100");
+      await page.getByTestId("run").click();
+      await expectText(page, "status", "running");
+      const a = Number(await text(page, "step-count"));
+      await until("steps to advance", async () => Number(await text(page, "step-count")) > a + 5);
+      await page.getByTestId("run").click();
+      await expectText(page, "status", "paused");
+      const b = await text(page, "step-count");
+      await new Promise((r) => setTimeout(r, 300));
+      if ((await text(page, "step-count")) !== b) throw new Error("still running after pause");
+      await page.getByTestId("speed").selectOption("0");
+      // A breakpoint from the gutter stops the run on its line (8: n = n - 1;).
+      const gutter = page.locator("[data-testid=editor] .cm-loom-breakpoints .cm-gutterElement").nth(8);
+      await gutter.click();
+      await page.getByTestId("run").click();
+      await expectText(page, "pc", "(line 8)");
+      await expectText(page, "status", "paused");
+      await shot(page, "07-breakpoint");
+      await gutter.click();
+      await page.getByTestId("run").click();
+      await expectText(page, "status", "halted");
+      if ((await variables(page)).sum !== "-70") throw new Error(`sum = ${(await variables(page)).sum}`);
+      await expectText(page, "agree", "✓");
+      await shot(page, "07b-halted");
+    },
+  ],
+  [
+    "each demo loads with its view and runs",
+    async (page) => {
+      const ids = await page.getByTestId("demo").locator("option").evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+      if (ids.length < 3) throw new Error(`demos: ${ids}`);
+      for (const id of ids) {
+        await page.getByTestId("demo").selectOption(id);
+        await expectText(page, "status", "loaded");
+        await until(`the ${id} panel`, async () => !(await page.locator(".demo-slot").evaluate((e) => e.hidden)));
+        await page.getByTestId("run").click();
+        await until(`${id} to run`, async () => Number(await text(page, "step-count")) > 50);
+        if (id === "snake") await page.keyboard.press("ArrowUp");
+        await new Promise((r) => setTimeout(r, 700));
+        if ((await text(page, "status")).includes("running")) await page.getByTestId("run").click();
+        await expectText(page, "agree", "✓");
+        await shot(page, `10-demo-${id}`);
+      }
+    },
+  ],
+  [
+    "no long task while Sudoku runs at full speed",
+    async (page) => {
+      await page.getByTestId("demo").selectOption("sudoku");
+      await expectText(page, "status", "loaded");
+      await page.getByTestId("speed").selectOption("0");
+      await page.evaluate(() => {
+        window.__longest = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+        }).observe({ type: "longtask" });
+      });
+      await page.getByTestId("run").click();
+      await new Promise((r) => setTimeout(r, 4000));
+      await page.getByTestId("run").click();
+      const steps = Number(await text(page, "step-count"));
+      const longest = await page.evaluate(() => window.__longest);
+      console.log(`     Sudoku: ${steps} steps in 4 s on the sparse transformer; longest task ${longest.toFixed(0)} ms`);
+      await shot(page, "11-sudoku-after-run");
+      if (longest > 50) throw new Error(`a task took ${longest} ms`);
+      if (steps < 100) throw new Error(`only ${steps} steps`);
     },
   ],
   [
     "the draft and the configuration survive a reload",
     async (page) => {
+      await setSource(page, BROKEN);
       await page.getByTestId("config").selectOption("small");
       await expectText(page, "status", "error");
       await page.reload();
-      await until("the draft to come back", async () => (await page.getByTestId("editor").inputValue()).includes("FROB n"));
+      await until("the draft to come back", async () => (await page.getByTestId("editor").innerText()).includes("sum + ;"));
       await until("the configuration to come back", async () => (await page.getByTestId("config").inputValue()) === "small");
+      await shot(page, "09-reloaded");
+    },
+  ],
+  [
+    "the ? sheet, the dark theme and a narrow window",
+    async (page) => {
+      await blur(page);
+      await page.keyboard.press("?");
+      await until("the shortcut sheet", async () => page.getByRole("dialog").isVisible());
+      await shot(page, "12-shortcuts");
+      await page.keyboard.press("Escape");
+      await until("the sheet to close", async () => !(await page.getByRole("dialog").isVisible()));
+      const theme = page.getByRole("button", { name: "Toggle theme" });
+      while ((await page.evaluate(() => document.documentElement.dataset.theme)) !== "dark") await theme.click();
+      await page.setViewportSize({ width: 600, height: 1000 });
+      const x = async (sel) => (await page.locator(sel).boundingBox()).x;
+      await until("panels to stack", async () => Math.abs((await x(".pane.source")) - (await x(".pane.tensor"))) < 2);
+      await shot(page, "13-narrow-dark");
+      await page.setViewportSize({ width: 1280, height: 720 });
     },
   ],
   [

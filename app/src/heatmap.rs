@@ -1,0 +1,132 @@
+//! The state tensor as pixels, without a DOM: the colour of a value, which
+//! cells changed, the column window on display and the RGBA image of it.
+//! The canvas component only blits what this produces and draws labels.
+
+use loom_core::machine::tensor::Tensor;
+use loom_core::Config;
+
+/// A diverging palette that stays readable with colour-vision deficiencies
+/// (blue ↔ orange, after ColorBrewer PuOr/RdBu): negative blue, zero white, positive orange.
+const NEG: [f32; 3] = [33.0, 102.0, 172.0];
+const ZERO: [f32; 3] = [247.0, 247.0, 247.0];
+const POS: [f32; 3] = [230.0, 97.0, 1.0];
+/// Changed cells are outlined in this (black reads on every palette colour).
+const MARK: [u8; 3] = [0, 0, 0];
+
+/// A value's colour; designed values are mostly ±1, larger ones saturate.
+pub fn colour(v: f32) -> [u8; 3] {
+    let t = v.clamp(-1.0, 1.0).abs();
+    let end = if v < 0.0 { NEG } else { POS };
+    let mix = |i: usize| (ZERO[i] + (end[i] - ZERO[i]) * t).round() as u8;
+    [mix(0), mix(1), mix(2)]
+}
+
+/// Cells that differ between two tensors of the same shape (column-major, like `Tensor::data`).
+pub fn changed(prev: &Tensor, now: &Tensor) -> Vec<bool> {
+    if prev.d != now.d || prev.n != now.n {
+        return vec![true; now.data.len()];
+    }
+    prev.data.iter().zip(&now.data).map(|(a, b)| a.to_bits() != b.to_bits()).collect()
+}
+
+/// The zone of a column: what it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zone {
+    Scratch,
+    Memory,
+    Instructions,
+}
+
+impl Zone {
+    pub fn of(cfg: &Config, col: usize) -> Zone {
+        if col < cfg.s() {
+            Zone::Scratch
+        } else if col < cfg.instr_col(0) {
+            Zone::Memory
+        } else {
+            Zone::Instructions
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Zone::Scratch => "scratch",
+            Zone::Memory => "memory",
+            Zone::Instructions => "instructions",
+        }
+    }
+}
+
+/// The columns on display and the cell size in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub first: usize,
+    pub cols: usize,
+    pub cell_w: usize,
+    pub cell_h: usize,
+}
+
+impl Window {
+    /// Shows columns `first..first + cols` (clamped to `n`) in `width` pixels.
+    pub fn fit(n: usize, first: usize, cols: usize, width: usize, cell_h: usize) -> Window {
+        let cols = cols.clamp(1, n);
+        let first = first.min(n - cols);
+        Window { first, cols, cell_w: (width / cols).max(1), cell_h }
+    }
+
+    /// The columns worth looking at first: scratch and memory plus the program's instructions.
+    pub fn interesting(cfg: &Config, code_len: usize, width: usize, cell_h: usize) -> Window {
+        Window::fit(cfg.n, 0, cfg.instr_col(0) + code_len + 1, width, cell_h)
+    }
+
+    pub fn zoom(self, n: usize, factor: f64, width: usize) -> Window {
+        let cols = ((self.cols as f64 / factor).round() as usize).max(8);
+        let centre = self.first + self.cols / 2;
+        Window::fit(n, centre.saturating_sub(cols / 2), cols, width, self.cell_h)
+    }
+
+    pub fn pan(self, n: usize, by: isize, width: usize) -> Window {
+        let first = self.first.saturating_add_signed(by);
+        Window::fit(n, first, self.cols, width, self.cell_h)
+    }
+
+    pub fn width(&self) -> usize {
+        self.cols * self.cell_w
+    }
+
+    /// The column under an x offset (pixels from the cells' left edge).
+    pub fn col_at(&self, x: f64) -> Option<usize> {
+        (x >= 0.0).then(|| self.first + x as usize / self.cell_w).filter(|&c| c < self.first + self.cols)
+    }
+
+    /// The x of a column's centre, if shown.
+    pub fn x_of(&self, col: usize) -> Option<f64> {
+        (self.first..self.first + self.cols)
+            .contains(&col)
+            .then(|| ((col - self.first) * self.cell_w) as f64 + self.cell_w as f64 / 2.0)
+    }
+}
+
+/// RGBA pixels of the window (`width() × d·cell_h`), changed cells outlined
+/// (or filled when cells are too small to outline).
+pub fn render(x: &Tensor, changed: Option<&[bool]>, w: &Window) -> Vec<u8> {
+    let (width, height) = (w.width(), x.d * w.cell_h);
+    let mut px = vec![255u8; width * height * 4];
+    let outline = w.cell_w >= 3 && w.cell_h >= 3;
+    for c in 0..w.cols {
+        let col = w.first + c;
+        for row in 0..x.d {
+            let hit = changed.is_some_and(|ch| ch[col * x.d + row]);
+            let rgb = colour(x.get(row, col));
+            for dy in 0..w.cell_h {
+                for dx in 0..w.cell_w {
+                    let edge = dx == 0 || dy == 0 || dx + 1 == w.cell_w || dy + 1 == w.cell_h;
+                    let ink = if hit && (edge || !outline) { MARK } else { rgb };
+                    let i = ((row * w.cell_h + dy) * width + c * w.cell_w + dx) * 4;
+                    px[i..i + 3].copy_from_slice(&ink);
+                }
+            }
+        }
+    }
+    px
+}

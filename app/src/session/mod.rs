@@ -1,0 +1,597 @@
+//! The playground's view-model: the program being edited, the machine running
+//! it and what the page shows about both, in plain Rust. Components only read
+//! it and call its actions, so it is tested without a DOM and survives any
+//! change of layout.
+//!
+//! Stepping back restores the latest checkpoint (a snapshot every few hundred
+//! steps) and replays forward; the engines are deterministic, so the state
+//! reached equals the one stepping forward reached.
+
+mod checkpoints;
+mod machine;
+mod view;
+
+pub use machine::{EngineKind, DENSE_MAX_N};
+pub use view::{AttnRow, ListingRow, VarRow};
+
+use checkpoints::{Checkpoint, Checkpoints};
+use loom_core::diag::{render_all, Diagnostic};
+use loom_core::machine::tensor::Tensor;
+use loom_core::machine::trace::StepTrace;
+use loom_core::state::{MachineState, Status};
+use loom_core::{asm, compiler, host, Config, Engine, Interp, Program};
+use machine::Machine;
+
+/// A snapshot every this many steps at first (the interval doubles on long runs).
+const CHECKPOINT_EVERY: u64 = 128;
+
+/// How far one "step line" may run before giving up (a one-line loop never leaves its line).
+pub const LINE_BUDGET: u64 = 2_000;
+
+/// The language of the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    C,
+    Asm,
+}
+
+impl Lang {
+    /// C unless the text looks like assembly (directives or mnemonics, no braces).
+    pub fn detect(source: &str) -> Lang {
+        let code = |l: &&str| !l.trim().is_empty() && !l.trim_start().starts_with(';');
+        let asm_like = |l: &str| {
+            let l = l.trim();
+            let word = l.split_once(':').map_or(l, |(_, rest)| rest).split_whitespace().next().unwrap_or("");
+            l.starts_with(".data") || loom_core::isa::Opcode::from_mnemonic(word).is_some()
+        };
+        if source.contains('{') || !source.lines().filter(code).any(asm_like) {
+            Lang::C
+        } else {
+            Lang::Asm
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::C => "C",
+            Lang::Asm => "assembly",
+        }
+    }
+
+    fn file(self) -> &'static str {
+        match self {
+            Lang::C => "program.c",
+            Lang::Asm => "program.s",
+        }
+    }
+}
+
+/// The C program the editor starts with.
+pub const EXAMPLE: &str = "\
+// Sum of the first n numbers, and a running maximum.
+int n = 10;
+int sum = 0;
+int xs[4] = {3, -1, 2, 0};
+
+int main() {
+    while (n > 0) {
+        sum = sum + n;
+        n = n - 1;
+    }
+    xs[3] = sum;
+    return 0;
+}
+";
+
+/// How the session stands, for the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Edited since the last build: nothing loaded (or the loaded machine is for older text).
+    Edited,
+    /// The source does not build; see [`Session::diagnostics`].
+    Error,
+    /// Loaded and not finished.
+    Ready,
+    Halted,
+    Fault {
+        message: String,
+        line: Option<u32>,
+    },
+}
+
+/// Why a run slice stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// It used the steps it was given; the run goes on.
+    Slice,
+    /// The PC reached a breakpoint's line.
+    Breakpoint,
+    /// The PC reached a `frame()` point (only when frames were asked for).
+    Frame,
+    /// Halted or faulted.
+    Finished,
+}
+
+/// What the last traced step shows, layer by layer.
+struct Layers {
+    trace: StepTrace,
+    /// The layer on display; `None` once the whole instruction is shown.
+    at: Option<usize>,
+}
+
+pub struct Session {
+    source: String,
+    lang: Lang,
+    config: Config,
+    engine: EngineKind,
+    /// The source text, configuration and engine the loaded machine was built for.
+    built: Option<(String, Config, EngineKind)>,
+    program: Option<Program>,
+    listing: Vec<ListingRow>,
+    diagnostics: Vec<Diagnostic>,
+    machine: Option<Machine>,
+    /// The interpreter kept in step with a transformer, for the agreement badge.
+    shadow: Option<Interp>,
+    steps: u64,
+    checkpoints: Checkpoints,
+    breakpoints: Vec<u32>,
+    /// Indexed by instruction: stop when the PC lands here (first instruction of a breakpoint line).
+    break_at: Vec<bool>,
+    /// The state and tensor before the last action, for highlighting changes.
+    before: Option<MachineState>,
+    before_tensor: Option<Tensor>,
+    layers: Option<Layers>,
+}
+
+impl Session {
+    pub fn new(source: String, config: Config) -> Session {
+        Session {
+            lang: Lang::detect(&source),
+            source,
+            config,
+            engine: EngineKind::Sparse,
+            built: None,
+            program: None,
+            listing: Vec::new(),
+            diagnostics: Vec::new(),
+            machine: None,
+            shadow: None,
+            steps: 0,
+            checkpoints: Checkpoints::new(CHECKPOINT_EVERY),
+            breakpoints: Vec::new(),
+            break_at: Vec::new(),
+            before: None,
+            before_tensor: None,
+            layers: None,
+        }
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The editor changed. The machine stays visible until the next build.
+    pub fn set_source(&mut self, source: String) {
+        self.lang = Lang::detect(&source);
+        self.source = source;
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// Switching configuration rebuilds, since layout and word size change;
+    /// an engine not offered for it falls back to the sparse transformer.
+    pub fn set_config(&mut self, config: Config) {
+        self.config = config;
+        if !self.engine.offered(config.n) {
+            self.engine = EngineKind::Sparse;
+        }
+        self.compile();
+    }
+
+    pub fn engine(&self) -> EngineKind {
+        self.engine
+    }
+
+    /// Switches engine (rebuilding); refused when not offered for the configuration.
+    pub fn set_engine(&mut self, engine: EngineKind) -> bool {
+        if !engine.offered(self.config.n) {
+            return false;
+        }
+        self.engine = engine;
+        self.compile();
+        true
+    }
+
+    /// Builds the source and loads a fresh machine; on failure keeps the
+    /// diagnostics and unloads. Returns whether it built.
+    pub fn compile(&mut self) -> bool {
+        self.machine = None;
+        self.shadow = None;
+        self.program = None;
+        self.listing.clear();
+        self.built = Some((self.source.clone(), self.config, self.engine));
+        let (program, diagnostics) = match self.lang {
+            Lang::C => {
+                let c = compiler::compile(&self.source, self.config);
+                (c.program, c.diagnostics)
+            }
+            Lang::Asm => match asm::assemble(&self.source, self.config) {
+                Ok(p) => (Some(p), Vec::new()),
+                Err(d) => (None, d),
+            },
+        };
+        self.diagnostics = diagnostics;
+        let Some(program) = program else { return false };
+        if let Err(e) = self.load(&program) {
+            self.diagnostics.push(Diagnostic::error(Default::default(), e));
+            return false;
+        }
+        self.listing = view::listing(&program, &self.source);
+        self.program = Some(program);
+        self.update_breaks();
+        true
+    }
+
+    fn load(&mut self, prog: &Program) -> Result<(), String> {
+        self.machine = Some(Machine::load(self.engine, prog)?);
+        self.shadow =
+            if self.engine.is_transformer() { Some(Interp::new(prog).map_err(|e| e.to_string())?) } else { None };
+        self.steps = 0;
+        self.checkpoints.clear(CHECKPOINT_EVERY);
+        self.before = None;
+        self.before_tensor = None;
+        self.layers = None;
+        Ok(())
+    }
+
+    /// Back to the initial state of the current build (rebuilding if the source changed).
+    pub fn reset(&mut self) {
+        if self.is_stale() {
+            self.compile();
+        } else if let Some(prog) = self.program.clone() {
+            // The program loaded before, so it loads again.
+            let _ = self.load(&prog);
+        }
+    }
+
+    /// Whether the editor text (or configuration, engine) differs from what the machine was built from.
+    pub fn is_stale(&self) -> bool {
+        self.built.as_ref().is_none_or(|(s, c, e)| s != &self.source || *c != self.config || *e != self.engine)
+    }
+
+    /// The machine, building it first when the text changed since the last build.
+    fn ready(&mut self) -> bool {
+        if self.is_stale() {
+            self.compile();
+        }
+        self.machine.as_ref().is_some_and(|m| m.engine().status().is_running())
+    }
+
+    fn remember_before(&mut self) {
+        let Some(m) = &self.machine else { return };
+        self.before = Some(m.engine().state());
+        self.before_tensor = m.tensor().cloned();
+    }
+
+    fn checkpoint_if_due(&mut self) {
+        if !self.checkpoints.due(self.steps) {
+            return;
+        }
+        let Some(m) = &self.machine else { return };
+        self.checkpoints.push(Checkpoint { step: self.steps, machine: m.snapshot(), shadow: self.shadow.clone() });
+    }
+
+    /// Runs at most `max` instructions (stopping early where `breaks` says),
+    /// taking checkpoints on the way and keeping the shadow in step.
+    fn exec(&mut self, max: u64, breaks: Option<&[bool]>) -> Status {
+        let mut left = max;
+        loop {
+            self.checkpoint_if_due();
+            let chunk = left.min(self.checkpoints.next_due(self.steps + 1) - self.steps);
+            let Some(m) = self.machine.as_mut() else { return Status::Halted };
+            let e = m.engine_mut();
+            let start = e.steps();
+            let status = e.run(start + chunk, breaks);
+            let done = e.steps() - start;
+            self.steps += done;
+            left -= done;
+            if let Some(sh) = &mut self.shadow {
+                sh.run(sh.steps() + done, None);
+            }
+            if status != Status::Budget || left == 0 {
+                return status;
+            }
+        }
+    }
+
+    /// Executes one instruction. In the middle of a layer walk, shows the rest of it instead.
+    pub fn step(&mut self) {
+        if let Some(l) = &mut self.layers {
+            if l.at.is_some_and(|i| i + 1 < l.trace.layers.len()) {
+                l.at = None;
+                return;
+            }
+        }
+        if self.ready() {
+            self.traced_step(None);
+        }
+    }
+
+    /// One instruction, traced; `at` is the layer to show first (None: the whole step).
+    fn traced_step(&mut self, at: Option<usize>) {
+        self.remember_before();
+        self.checkpoint_if_due();
+        let Some(m) = self.machine.as_mut() else { return };
+        let start = m.engine().steps();
+        let (_, trace) = m.step_traced();
+        let done = m.engine().steps() - start;
+        self.steps += done;
+        if let Some(sh) = &mut self.shadow {
+            sh.run(sh.steps() + done, None);
+        }
+        self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| Layers { trace, at });
+    }
+
+    /// Shows the next layer of the current instruction, executing the next
+    /// instruction (traced) when the last layer is on display.
+    pub fn step_layer(&mut self) {
+        if let Some(l) = &mut self.layers {
+            if let Some(i) = l.at.filter(|i| i + 1 < l.trace.layers.len()) {
+                l.at = Some(i + 1);
+                return;
+            }
+        }
+        if self.ready() && self.engine.is_transformer() {
+            self.traced_step(Some(0));
+        }
+    }
+
+    /// Runs until the PC reaches an instruction of another source line (or stops).
+    pub fn step_line(&mut self) {
+        if !self.ready() {
+            return;
+        }
+        let Some(prog) = &self.program else { return };
+        let line = self.pc_line();
+        let mut breaks: Vec<bool> = prog.locs.iter().map(|l| l.map(|l| l.line) != line).collect();
+        breaks.push(true);
+        self.remember_before();
+        self.layers = None;
+        self.exec(LINE_BUDGET, Some(&breaks));
+    }
+
+    /// Goes back one instruction: restores the latest checkpoint before it and replays.
+    pub fn step_back(&mut self) {
+        if self.is_stale() || self.steps == 0 {
+            return;
+        }
+        let target = self.steps - 1;
+        let Some(c) = self.checkpoints.back_to(target) else { return };
+        let (from, snap, shadow) = (c.step, c.machine.clone(), c.shadow.clone());
+        let Some(m) = self.machine.as_mut() else { return };
+        m.restore(&snap);
+        self.shadow = shadow;
+        self.steps = from;
+        self.layers = None;
+        if target > from + 1 {
+            self.exec(target - 1 - from, None);
+        }
+        // The last replayed instruction is the one whose change is shown.
+        if target > from {
+            self.remember_before();
+            self.exec(1, None);
+        } else {
+            self.before = None;
+            self.before_tensor = None;
+        }
+    }
+
+    /// One slice of a run: at most `max` instructions, stopping at breakpoints
+    /// and (with `frames`) at `frame()` points. A finished machine starts over.
+    pub fn run_slice(&mut self, max: u64, frames: bool) -> Stop {
+        if self.machine.as_ref().is_some_and(|m| !m.engine().status().is_running()) && !self.is_stale() {
+            self.reset();
+        }
+        if !self.ready() {
+            return Stop::Finished;
+        }
+        self.layers = None;
+        let breaks = self.run_breaks(frames);
+        let status = self.exec(max, breaks.as_deref());
+        if !status.is_running() && status != Status::Budget {
+            return Stop::Finished;
+        }
+        let k = self.pc_index();
+        let at = |v: &[bool]| k.is_some_and(|k| v.get(k) == Some(&true));
+        if status == Status::Running && frames && self.program.as_ref().is_some_and(|p| at(&host::frame_breaks(p))) {
+            Stop::Frame
+        } else if status == Status::Running && at(&self.break_at) {
+            Stop::Breakpoint
+        } else {
+            Stop::Slice
+        }
+    }
+
+    /// Marks the current state as "before" for the highlights: the run loop
+    /// calls it once per frame, so changes since the last drawn frame show.
+    pub fn mark(&mut self) {
+        self.remember_before();
+    }
+
+    /// Runs to the end (or `max` steps) in one go: for tests and the CLI-like path.
+    pub fn run_to_end(&mut self, max: u64) -> Stop {
+        self.mark();
+        let mut stop = Stop::Slice;
+        let start = self.steps;
+        while stop == Stop::Slice && self.steps - start < max {
+            stop = self.run_slice(max - (self.steps - start), false);
+        }
+        stop
+    }
+
+    fn run_breaks(&self, frames: bool) -> Option<Vec<bool>> {
+        let prog = self.program.as_ref()?;
+        let mut b = if frames { host::frame_breaks(prog) } else { vec![false; prog.code.len() + 1] };
+        for (x, &bp) in b.iter_mut().zip(&self.break_at) {
+            *x |= bp;
+        }
+        b.iter().any(|&x| x).then_some(b)
+    }
+
+    pub fn breakpoints(&self) -> &[u32] {
+        &self.breakpoints
+    }
+
+    /// Source lines to stop at (the editor's gutter).
+    pub fn set_breakpoints(&mut self, lines: Vec<u32>) {
+        self.breakpoints = lines;
+        self.update_breaks();
+    }
+
+    fn update_breaks(&mut self) {
+        let Some(prog) = &self.program else { return };
+        let line = |k: usize| prog.locs.get(k).copied().flatten().map(|l| l.line);
+        self.break_at = (0..=prog.code.len())
+            .map(|k| line(k).is_some_and(|l| self.breakpoints.contains(&l) && (k == 0 || line(k - 1) != Some(l))))
+            .collect();
+    }
+
+    /// The engine, for the host exchange (demo inputs). Writes made through it
+    /// are mirrored into the shadow interpreter by [`Session::host_wrote`].
+    pub fn engine_mut(&mut self) -> Option<&mut dyn Engine> {
+        self.machine.as_mut().map(|m| m.engine_mut())
+    }
+
+    pub fn engine_ref(&self) -> Option<&dyn Engine> {
+        self.machine.as_ref().map(|m| m.engine())
+    }
+
+    /// After the host wrote memory: copies the words that differ into the shadow.
+    pub fn host_wrote(&mut self) {
+        let (Some(m), Some(sh)) = (&self.machine, &mut self.shadow) else { return };
+        let e = m.engine();
+        for slot in 0..self.config.mem_slots {
+            let v = e.read_slot(slot);
+            if sh.read_slot(slot) != v {
+                sh.write_slot(slot, i64::from(v));
+            }
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        if self.diagnostics.iter().any(Diagnostic::is_error) {
+            return Phase::Error;
+        }
+        let Some(m) = &self.machine else { return Phase::Edited };
+        let e = m.engine();
+        match e.status() {
+            Status::Halted => Phase::Halted,
+            Status::Fault { pc, message } => Phase::Fault { message, line: e.program().line_at_pc(pc) },
+            Status::Running | Status::Budget => Phase::Ready,
+        }
+    }
+
+    /// One line for the status bar.
+    pub fn status_text(&self) -> String {
+        match self.phase() {
+            Phase::Edited => "edited — compile to load".into(),
+            Phase::Error => {
+                let n = self.diagnostics.iter().filter(|d| d.is_error()).count();
+                format!("error — {n} problem{} in the source", if n == 1 { "" } else { "s" })
+            }
+            Phase::Ready if self.steps == 0 => "loaded".into(),
+            Phase::Ready => "paused".into(),
+            Phase::Halted => "halted".into(),
+            Phase::Fault { message, line: Some(l) } => format!("fault at line {l} — {message}"),
+            Phase::Fault { message, line: None } => format!("fault — {message}"),
+        }
+    }
+
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The diagnostics rendered rustc-style, against the text they were found in.
+    pub fn rendered_diagnostics(&self) -> String {
+        let text = self.built.as_ref().map_or(self.source.as_str(), |b| b.0.as_str());
+        render_all(&self.diagnostics, self.lang.file(), text)
+    }
+
+    /// Instructions executed since the start (kept here: a restored transformer counts afresh).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub fn program(&self) -> Option<&Program> {
+        self.program.as_ref()
+    }
+
+    /// The PC (a column) of the loaded machine.
+    pub fn pc(&self) -> Option<usize> {
+        self.machine.as_ref().map(|m| m.engine().pc())
+    }
+
+    /// The index of the instruction the PC stands on.
+    pub fn pc_index(&self) -> Option<usize> {
+        let pc = self.pc()?;
+        pc.checked_sub(self.config.instr_col(0))
+    }
+
+    /// The source line of the instruction the PC stands on.
+    pub fn pc_line(&self) -> Option<u32> {
+        let m = self.machine.as_ref()?;
+        m.engine().program().line_at_pc(m.engine().pc())
+    }
+
+    /// Whether the transformer's decoded state equals the shadow interpreter's (None: no transformer).
+    pub fn agrees(&self) -> Option<bool> {
+        let (m, sh) = (self.machine.as_ref()?, self.shadow.as_ref()?);
+        Some(m.engine().state() == sh.state())
+    }
+
+    /// The layer on display ("L3 indirect"), when walking an instruction layer by layer.
+    pub fn layer(&self) -> Option<(usize, &'static str)> {
+        let l = self.layers.as_ref()?;
+        l.at.map(|i| (i, l.trace.layers[i].name))
+    }
+
+    /// The tensor on display: after the shown layer, or the machine's.
+    pub fn tensor(&self) -> Option<&Tensor> {
+        match &self.layers {
+            Some(Layers { trace, at: Some(i) }) => Some(&trace.layers[*i].after),
+            _ => self.machine.as_ref()?.tensor(),
+        }
+    }
+
+    /// The tensor before what is on display (the previous layer or step), for highlighting.
+    pub fn previous_tensor(&self) -> Option<&Tensor> {
+        match &self.layers {
+            Some(Layers { trace, at: Some(i) }) if *i > 0 => Some(&trace.layers[i - 1].after),
+            _ => self.before_tensor.as_ref(),
+        }
+    }
+
+    pub fn layout(&self) -> Option<&loom_core::machine::layout::Layout> {
+        self.machine.as_ref()?.layout()
+    }
+
+    /// The last traced instruction (manual steps on a transformer).
+    pub fn trace(&self) -> Option<&StepTrace> {
+        self.layers.as_ref().map(|l| &l.trace)
+    }
+
+    pub fn listing(&self) -> &[ListingRow] {
+        &self.listing
+    }
+
+    /// The state before the last action.
+    pub fn before(&self) -> Option<&MachineState> {
+        self.before.as_ref()
+    }
+}

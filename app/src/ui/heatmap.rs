@@ -1,0 +1,292 @@
+//! The state tensor on a canvas: cells from [`crate::heatmap`], row groups
+//! labelled and banded from the layout's names, column zones, the PC, the
+//! shown layer's attention links over the column axis, a hover tooltip,
+//! zoom/pan, and a table of one region as the text alternative.
+
+use super::SessionSignal;
+use crate::heatmap::{changed, render, Window, Zone};
+use leptos::html::Canvas;
+use leptos::prelude::*;
+use loom_core::machine::layout::GROUPS;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::CanvasRenderingContext2d;
+
+/// Left gutter for row-group labels, top strip for zones and attention links.
+const LABEL_W: usize = 76;
+const TOP: usize = 40;
+const ZONE_H: f64 = 12.0;
+/// The most columns the region table lists.
+const TABLE_MAX: usize = 48;
+
+/// Columns on display: `None` = the program's interesting columns.
+type View = RwSignal<Option<(usize, usize)>>;
+
+fn cell_h(d: usize) -> usize {
+    if d <= 160 {
+        3
+    } else {
+        2
+    }
+}
+
+/// The window for the current session and canvas width.
+fn window_for(session: SessionSignal, view: View, width: usize) -> Option<Window> {
+    session.with(|s| {
+        let lay = s.layout()?;
+        let avail = width.saturating_sub(LABEL_W).max(64);
+        let code = s.program().map_or(0, |p| p.code.len());
+        Some(match view.get() {
+            Some((first, cols)) => Window::fit(lay.n, first, cols, avail, cell_h(lay.d)),
+            None => Window::interesting(&s.config(), code, avail, cell_h(lay.d)),
+        })
+    })
+}
+
+#[component]
+pub fn Heatmap(session: SessionSignal) -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let view: View = RwSignal::new(None);
+    let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
+    let width = move || canvas.get().and_then(|c| c.parent_element()).map_or(900, |p| p.client_width() as usize);
+    // A new build shows its interesting columns again.
+    let build = Memo::new(move |_| session.with(|s| (s.config().name, s.program().map(|p| p.code.len()))));
+    Effect::new(move |_| {
+        build.track();
+        view.set(None);
+    });
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let Some(w) = window_for(session, view, width()) else {
+            el.set_width(0);
+            el.set_height(0);
+            return;
+        };
+        session.with(|s| draw(&el, s, &w));
+    });
+    let win = move || window_for(session, view, width());
+    let zoom = move |f: f64| {
+        if let Some(w) = win() {
+            let n = session.with_untracked(|s| s.config().n);
+            let z = w.zoom(n, f, w.width());
+            view.set(Some((z.first, z.cols)));
+        }
+    };
+    let pan = move |dir: isize| {
+        if let Some(w) = win() {
+            let n = session.with_untracked(|s| s.config().n);
+            let p = w.pan(n, dir * (w.cols as isize / 2).max(1), w.width());
+            view.set(Some((p.first, p.cols)));
+        }
+    };
+    let all = move |_| view.set(Some((0, session.with_untracked(|s| s.config().n))));
+    let mousemove = move |e: web_sys::MouseEvent| {
+        let (x, y) = (e.offset_x(), e.offset_y());
+        let cell = win().and_then(|w| {
+            let col = w.col_at(f64::from(x) - LABEL_W as f64)?;
+            let row = (y as usize).checked_sub(TOP)? / w.cell_h;
+            (row < session.with_untracked(|s| s.layout().map_or(0, |l| l.d))).then_some((row, col))
+        });
+        hover.set(cell.map(|(r, c)| (r, c, x, y)));
+    };
+    let tooltip = move || {
+        let (row, col, x, y) = hover.get()?;
+        session.with(|s| {
+            let (lay, t) = (s.layout()?, s.tensor()?);
+            let zone = Zone::of(&s.config(), col).name();
+            let text = format!(
+                "{} · column {col} ({zone}): {} · value {}",
+                lay.label(row),
+                s.column_meaning(col),
+                t.get(row, col)
+            );
+            Some(view! { <div class="tooltip" style=format!("left:{}px;top:{}px", x + 12, y + 12)>{text}</div> })
+        })
+    };
+    let transformer = move || session.with(|s| s.tensor().is_some());
+    view! {
+        <h2>"State tensor"</h2>
+        <div class="heat-controls" hidden=move || !transformer()>
+            <button on:click=move |_| view.set(None) title="Scratch, memory and the program's instructions">
+                "fit program"
+            </button>
+            <button on:click=all title="Every column">"all"</button>
+            <button on:click=move |_| zoom(2.0) aria-label="Zoom in">"+"</button>
+            <button on:click=move |_| zoom(0.5) aria-label="Zoom out">"−"</button>
+            <button on:click=move |_| pan(-1) aria-label="Pan left">"◀"</button>
+            <button on:click=move |_| pan(1) aria-label="Pan right">"▶"</button>
+            <span class="legend">
+                <i class="neg"></i>"−1 " <i class="zero"></i>"0 " <i class="pos"></i>"+1 "
+                <i class="mark"></i>"changed"
+            </span>
+        </div>
+        <p class="hint" hidden=transformer>
+            {move || {
+                if session.with(|s| s.engine().is_transformer()) {
+                    "Nothing loaded: compile (Ctrl/⌘+Enter) to see the tensor."
+                } else {
+                    "The interpreter has no tensor: pick a transformer engine to see it."
+                }
+            }}
+        </p>
+        <div class="heat-wrap">
+            <canvas
+                data-testid="heatmap"
+                node_ref=canvas
+                role="img"
+                aria-label="State tensor heatmap: rows are named fields, columns are scratch, memory and instructions"
+                on:mousemove=mousemove
+                on:mouseleave=move |_| hover.set(None)
+            ></canvas>
+            {tooltip}
+        </div>
+        <RegionTable session view=Signal::derive(win) />
+    }
+}
+
+fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window) {
+    let (Some(x), Some(lay)) = (s.tensor(), s.layout()) else { return };
+    let diff = s.previous_tensor().map(|p| changed(p, x));
+    let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h);
+    el.set_width(cw as u32);
+    el.set_height(ch as u32);
+    let Some(ctx) = el.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+    else {
+        return;
+    };
+    let dark = document().document_element().and_then(|r| r.get_attribute("data-theme")).as_deref() == Some("dark");
+    let (ink, band) = if dark { ("#ddd", "#2a2f36") } else { ("#222", "#eef0f3") };
+    ctx.set_fill_style_str(if dark { "#16191d" } else { "#fff" });
+    ctx.fill_rect(0.0, 0.0, cw as f64, ch as f64);
+    let px = render(x, diff.as_deref(), w);
+    if let Ok(img) =
+        web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&px), w.width() as u32, (x.d * w.cell_h) as u32)
+    {
+        let _ = ctx.put_image_data(&img, LABEL_W as f64, TOP as f64);
+    }
+    ctx.set_font("10px sans-serif");
+    // Row groups: banded gutter, name, and a rule across the cells.
+    for (i, (name, fields)) in GROUPS.iter().enumerate() {
+        let rows = lay.regions().into_iter().filter(|r| fields.contains(&r.name)).flat_map(|r| r.rows());
+        let (lo, hi) = rows.fold((usize::MAX, 0), |(lo, hi), r| (lo.min(r), hi.max(r + 1)));
+        let (y0, y1) = ((TOP + lo * w.cell_h) as f64, (TOP + hi * w.cell_h) as f64);
+        ctx.set_fill_style_str(if i % 2 == 0 { band } else { "transparent" });
+        ctx.fill_rect(0.0, y0, LABEL_W as f64 - 4.0, y1 - y0);
+        ctx.set_fill_style_str(ink);
+        let _ = ctx.fill_text(name, 4.0, (y0 + y1) / 2.0 + 3.0);
+        ctx.set_stroke_style_str(ink);
+        ctx.set_line_width(0.5);
+        ctx.begin_path();
+        ctx.move_to(LABEL_W as f64, y0);
+        ctx.line_to(cw as f64, y0);
+        ctx.stroke();
+    }
+    // Column zones along the top, with their boundaries.
+    let cfg = s.config();
+    let cols = w.first..w.first + w.cols;
+    for (zone, start, end, colour) in [
+        (Zone::Scratch, 0, cfg.s(), "#9aa5b1"),
+        (Zone::Memory, cfg.s(), cfg.instr_col(0), "#5aae61"),
+        (Zone::Instructions, cfg.instr_col(0), cfg.n, "#8073ac"),
+    ] {
+        let (a, b) = (start.max(cols.start), end.min(cols.end));
+        if a >= b {
+            continue;
+        }
+        let x0 = (LABEL_W + (a - w.first) * w.cell_w) as f64;
+        let x1 = (LABEL_W + (b - w.first) * w.cell_w) as f64;
+        ctx.set_fill_style_str(colour);
+        ctx.fill_rect(x0, 0.0, x1 - x0, ZONE_H);
+        ctx.set_fill_style_str("#fff");
+        let _ = ctx.fill_text(zone.name(), x0 + 2.0, ZONE_H - 2.0);
+        ctx.set_stroke_style_str(ink);
+        ctx.set_line_width(1.0);
+        ctx.begin_path();
+        ctx.move_to(x0, 0.0);
+        ctx.line_to(x0, ch as f64);
+        ctx.stroke();
+    }
+    // The PC's column.
+    if let Some(xp) = s.pc().and_then(|pc| w.x_of(pc)) {
+        let xp = xp + LABEL_W as f64;
+        ctx.set_fill_style_str("#d6001c");
+        ctx.begin_path();
+        ctx.move_to(xp - 4.0, TOP as f64 - 8.0);
+        ctx.line_to(xp + 4.0, TOP as f64 - 8.0);
+        ctx.line_to(xp, TOP as f64 - 1.0);
+        ctx.fill();
+    }
+    // Attention: a link from each source column to the column(s) it reads.
+    let edge = |c: usize| {
+        let x = w.x_of(c).unwrap_or(if c < w.first { 0.0 } else { w.width() as f64 });
+        x + LABEL_W as f64
+    };
+    ctx.set_stroke_style_str(if dark { "#ffd54f" } else { "#b8860b" });
+    ctx.set_line_width(1.5);
+    for m in s.attention() {
+        for &t in &m.targets {
+            let (a, b) = (edge(m.source), edge(t));
+            ctx.begin_path();
+            ctx.move_to(a, TOP as f64);
+            ctx.quadratic_curve_to((a + b) / 2.0, ZONE_H + 2.0, b, TOP as f64);
+            ctx.stroke();
+        }
+    }
+}
+
+/// The text alternative: one region's decoded value per shown column.
+#[component]
+fn RegionTable(session: SessionSignal, view: Signal<Option<Window>>) -> impl IntoView {
+    let region = RwSignal::new("memory".to_owned());
+    let names = move || {
+        session.with(|s| s.layout().map_or_else(Vec::new, |l| l.regions().iter().map(|r| r.name).collect::<Vec<_>>()))
+    };
+    let options = move || {
+        names()
+            .into_iter()
+            .map(|n| view! { <option value=n prop:selected=move || region.get() == n>{n}</option> })
+            .collect_view()
+    };
+    let rows = move || {
+        let w = view.get()?;
+        session.with(|s| {
+            let (lay, x) = (s.layout()?, s.tensor()?);
+            let r = *lay.regions().iter().find(|r| r.name == region.get())?;
+            let cfg = s.config();
+            let rows = (w.first..w.first + w.cols)
+                .filter(|&c| r.rows().any(|row| x.get(row, c) != 0.0))
+                .take(TABLE_MAX)
+                .map(|c| {
+                    let bits = x.bits(r, c) as i64;
+                    let value = if r.len == cfg.word_bits as usize { i64::from(cfg.wrap(bits)) } else { bits };
+                    view! {
+                        <tr>
+                            <td>{c}</td>
+                            <td>{s.column_meaning(c)}</td>
+                            <td class="value">{value}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(rows)
+        })
+    };
+    view! {
+        <details class="region-table">
+            <summary>"Table view of a region"</summary>
+            <label>
+                "region "
+                <select on:change=move |ev| region.set(event_target_value(&ev))>{options}</select>
+            </label>
+            <table class="variables">
+                <thead>
+                    <tr>
+                        <th>"column"</th>
+                        <th>"meaning"</th>
+                        <th>"value"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </details>
+    }
+}

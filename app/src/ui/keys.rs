@@ -1,0 +1,116 @@
+//! Keyboard shortcuts (never while typing in the editor or a form field), the
+//! `?` sheet that lists them, and the light/dark theme.
+
+use super::demos::DemoSlot;
+use super::{Actions, Runner};
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Key, what it does: the sheet's rows and the handler's map in one place.
+pub const SHORTCUTS: [(&str, &str); 8] = [
+    ("Space", "run / pause"),
+    ("→", "step one instruction"),
+    ("Alt + →", "step one layer (L1…L8)"),
+    ("Shift + →", "step one source line"),
+    ("←", "step back"),
+    ("Esc", "reset"),
+    ("Ctrl/⌘ + Enter", "compile (in the editor)"),
+    ("?", "this sheet"),
+];
+
+/// Whether a key event comes from somewhere the user types.
+fn typing(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("[data-testid=editor], input, textarea, select, [contenteditable]").ok().flatten())
+        .is_some()
+}
+
+pub fn install(actions: Actions, help: RwSignal<bool>, runner: Runner, demo: DemoSlot) {
+    let handle = window_event_listener(ev::keydown, move |e| {
+        if typing(&e) || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        // While a demo runs, its keys (arrows for Snake) are the game's.
+        if runner.running_untracked() && demo.on_key(&e.key()) {
+            e.prevent_default();
+            return;
+        }
+        let action = match (e.key().as_str(), e.alt_key(), e.shift_key()) {
+            (" ", ..) => actions.toggle_run,
+            ("ArrowRight", true, _) => actions.step_layer,
+            ("ArrowRight", _, true) => actions.step_line,
+            ("ArrowRight", ..) => actions.step,
+            ("ArrowLeft", ..) => actions.step_back,
+            ("Escape", ..) if help.get_untracked() => Callback::new(move |()| help.set(false)),
+            ("Escape", ..) => actions.reset,
+            ("?", ..) => Callback::new(move |()| help.update(|h| *h = !*h)),
+            _ => return,
+        };
+        e.prevent_default();
+        action.run(());
+    });
+    on_cleanup(move || handle.remove());
+}
+
+#[component]
+pub fn HelpSheet(open: RwSignal<bool>) -> impl IntoView {
+    let rows = SHORTCUTS
+        .iter()
+        .map(|(k, what)| {
+            view! {
+                <tr>
+                    <td>
+                        <kbd>{*k}</kbd>
+                    </td>
+                    <td>{*what}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="sheet" role="dialog" aria-label="Keyboard shortcuts" hidden=move || !open.get()>
+            <h2>"Keyboard shortcuts"</h2>
+            <table>{rows}</table>
+            <p class="hint">"Shortcuts are off while the editor has focus. Esc closes this sheet."</p>
+            <button on:click=move |_| open.set(false)>"Close"</button>
+        </div>
+    }
+}
+
+/// System, dark or light; the page follows the system until toggled.
+#[derive(Clone, Copy)]
+pub struct Theme(RwSignal<u8>);
+
+impl Theme {
+    const LABELS: [&'static str; 3] = ["◐ system", "☾ dark", "☀ light"];
+
+    pub fn new() -> Theme {
+        let t = Theme(RwSignal::new(0));
+        let dark = t.dark();
+        Effect::new(move |_| {
+            if let Some(root) = document().document_element() {
+                let _ = root.set_attribute("data-theme", if dark.get() { "dark" } else { "light" });
+            }
+        });
+        t
+    }
+
+    pub fn cycle(&self) {
+        self.0.update(|t| *t = (*t + 1) % 3);
+    }
+
+    pub fn label(&self) -> &'static str {
+        Self::LABELS[self.0.get() as usize]
+    }
+
+    pub fn dark(&self) -> Signal<bool> {
+        let t = self.0;
+        Signal::derive(move || match t.get() {
+            1 => true,
+            2 => false,
+            _ => window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches()),
+        })
+    }
+}
