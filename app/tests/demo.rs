@@ -71,7 +71,7 @@ fn examples_cross_algorithms_and_add_random_setups() {
 #[test]
 fn pacing_follows_the_metadata_fps() {
     assert_eq!(DemoRunner::new(demo("sort").unwrap()).frame_interval_ms(), Some(250.0));
-    assert_eq!(DemoRunner::new(demo("snake").unwrap()).frame_interval_ms(), Some(200.0));
+    assert_eq!(DemoRunner::new(demo("snake").unwrap()).frame_interval_ms(), Some(1000.0 / 12.0));
     assert_eq!(DemoRunner::new(demo("sudoku").unwrap()).frame_interval_ms(), None);
 }
 
