@@ -1,178 +1,259 @@
-//! One layer's FFN, `y = a + W2·ReLU(W1·a + b1) + b2`, in compressed rows,
-//! with its units grouped by their *gate terms* so a whole group can be
-//! skipped when it provably cannot fire.
+//! One layer's FFN, `y = a + W2·ReLU(W1·a + b1) + b2`, arranged so that a
+//! column evaluates only the units that can fire, and each linear form once.
 //!
-//! Most units are `ReLU(q + gate)`: the gate's rows carry weights of the gate
-//! scale (≥ 2^(N+1)) and are ≤ −2^(N+3) when shut (e.g. an opcode that is not
-//! the current one, or any column but 0). Units with the same gate terms
-//! form a group. For a column, the group's gate value γ is computed once; the
-//! rest of each unit is bounded by `|b| + S·M`, with S the sum of the unit's
-//! other |weights| and M the largest |value| on the rows they read. If
-//! `γ + max b + max S·M`, widened by the worst f32 rounding of the unit's
-//! sum, is ≤ 0, every unit of the group evaluates to ReLU(≤ 0) = 0 in f32
-//! too, and is skipped. The split into gate and rest only decides how often
-//! the test succeeds, never the result: the bound holds for any split.
+//! Most units are `ReLU(σ·q + gate + b)`: the gate's rows carry weights of
+//! the gate scale (≥ 2^(N+1)) and are ≤ −2^(N+3) when shut (an opcode that is
+//! not the current one, or any column but 0); `q` is the rest of the row, and
+//! the construction builds units in pairs or sixes that share `q` up to the
+//! sign σ (clears ±x, gated copies ±q, the threshold steps). So:
+//! - **groups**: units with the same gate terms. A group's gate value γ is
+//!   computed once per column; the rest of each unit is bounded by
+//!   `|b| + S·M` (S the sum of its other |weights|, M the largest |value| in
+//!   the column). If `γ + max b + max S·M`, widened by the worst f32 rounding,
+//!   is ≤ 0, every unit of the group is ReLU(≤ 0) = 0 and is skipped. The
+//!   split into gate and rest decides how often the test succeeds, never the
+//!   result: the bound holds for any split.
+//! - **forms**: units of a group with the same `q` up to sign; `q` is summed
+//!   once. A form that reads only zero rows has `q = 0` exactly, so its units
+//!   are `ReLU(γ + b)` and the form is skipped when `γ + max b ≤ 0`.
+//!
+//! - **pairs**: `ReLU(q + c)·W − ReLU(−q + c)·W` is `q·W` when `c = 0` (one
+//!   side is 0, and (−q)·(−w) = q·w exactly), so a gated copy whose gate is
+//!   open costs one product instead of two units. The ungated clear
+//!   `ReLU(x)·(−1) + ReLU(−x)·(+1)` on row r is −x, which cancels `a[r]` in
+//!   `y = a + …`: a cleared row's output is the other units' sum, so `y`
+//!   starts from `a` with the cleared rows zeroed and the clear units are not
+//!   evaluated (finite columns only: ReLU(NaN) = 0 would keep the NaN).
+//!
+//! Every value is a small dyadic rational (spec §1), so `σ·q + γ + b` is the
+//! exact sum the dense engine forms in another order. Both skips are the
+//! `gate_skip` shortcut and both pair rules the `fused_pairs` shortcut;
+//! without them every unit is evaluated.
 
-use crate::machine::weights::Ffn as FfnWeights;
+use super::rows::{ColumnScan, RowMask};
+use crate::machine::weights::{Ffn as FfnWeights, Unit};
 use std::collections::HashMap;
+use std::ops::Range;
 
-/// Units `units` share the gate terms `gate`.
+/// One unit as evaluated: `ReLU(sign·q + γ + b)` added along `w2[w2]`.
+struct UnitRec {
+    sign: f32,
+    b: f32,
+    w2: Range<usize>,
+}
+
+/// Units of one group that share their non-gate terms up to sign.
+struct Form {
+    terms: Range<usize>,
+    units: Range<usize>,
+    reads: RowMask,
+    max_b: f64,
+    /// Two units `ReLU(±q + b)` with opposite outputs: `q·W` when γ + b = 0.
+    pair: bool,
+}
+
+/// Units that share their gate terms.
+#[derive(Default)]
 struct Group {
-    units: std::ops::Range<usize>,
-    gate: std::ops::Range<usize>,
+    gate: Range<usize>,
+    gate_rows: RowMask,
+    forms: Range<usize>,
     max_b: f64,
     max_abs_b: f64,
     /// The largest Σ|w| over a unit's non-gate terms.
     max_s: f64,
-    /// The rows any unit reads, as runs `runs[reads]` (for [`Ffn::idle`]).
-    reads: std::ops::Range<usize>,
 }
 
 pub struct Ffn {
-    /// Unit u reads `w1[w1_at[u]..w1_at[u + 1]]` and writes `w2[w2_at[u]..w2_at[u + 1]]`.
-    w1_at: Vec<usize>,
-    w1: Vec<(usize, f32)>,
-    b1: Vec<f32>,
-    w2_at: Vec<usize>,
+    groups: Vec<Group>,
+    /// The ungated clears (a group of their own, evaluated only unfused).
+    clears: Group,
+    /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of `y`).
+    keep: Vec<u32>,
+    forms: Vec<Form>,
+    units: Vec<UnitRec>,
+    /// Gate terms and form terms, `(row, weight)`.
+    terms: Vec<(usize, f32)>,
     w2: Vec<(usize, f32)>,
     b2: Vec<(usize, f32)>,
-    groups: Vec<Group>,
-    gate: Vec<(usize, f32)>,
-    /// Rows read by the non-gate terms of gated units (where M is taken).
-    free_rows: Vec<usize>,
-    /// Runs of consecutive rows `(start, end)`.
-    runs: Vec<(usize, usize)>,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
 
+/// A unit's terms split into gate terms and the rest, the rest with its
+/// first weight made positive (`sign` says whether it was flipped).
+struct Split {
+    gate: Vec<(usize, f32)>,
+    rest: Vec<(usize, f32)>,
+    sign: f32,
+}
+
+impl Split {
+    fn of(u: &Unit, gate_weight: f32) -> Split {
+        let (gate, mut rest): (Vec<_>, Vec<_>) = u.w1.iter().copied().partition(|e| e.1.abs() >= gate_weight);
+        let sign = if rest.first().is_some_and(|e| e.1 < 0.0) { -1.0 } else { 1.0 };
+        rest.iter_mut().for_each(|e| e.1 *= sign);
+        Split { gate, rest, sign }
+    }
+}
+
+/// Whether `b` is `a` with every weight negated.
+fn negated(a: &[(usize, f32)], b: &[(usize, f32)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == -y.1)
+}
+
+fn key(terms: &[(usize, f32)]) -> Vec<(usize, u32)> {
+    terms.iter().map(|e| (e.0, e.1.to_bits())).collect()
+}
+
 impl Ffn {
     /// `gate_weight`: terms with |w| ≥ this are treated as gate terms.
-    pub fn new(f: &FfnWeights, gate_weight: f32) -> Ffn {
-        let split = |u: &crate::machine::weights::Unit| {
-            let gate: Vec<(usize, f32)> = u.w1.iter().copied().filter(|e| e.1.abs() >= gate_weight).collect();
-            let s: f64 = u.w1.iter().filter(|e| e.1.abs() < gate_weight).map(|e| e.1.abs() as f64).sum();
-            (gate, s)
-        };
-        // Group units by gate terms, keeping first-seen order of groups and of units within one.
-        let mut keys: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
-        // (gate terms, unit indices) per group.
-        type Members = Vec<(Vec<(usize, f32)>, Vec<usize>)>;
-        let mut members: Members = Vec::new();
-        for (i, u) in f.units.iter().enumerate() {
-            let (gate, _) = split(u);
-            let key: Vec<(usize, u32)> = gate.iter().map(|e| (e.0, e.1.to_bits())).collect();
-            let g = *keys.entry(key).or_insert_with(|| {
-                members.push((gate, Vec::new()));
+    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32) -> Ffn {
+        assert!(d <= RowMask::ROWS, "d = {d} rows exceed the row mask");
+        // Groups by gate terms, forms by the rest, both in first-seen order.
+        let splits: Vec<Split> = f.units.iter().map(|u| Split::of(u, gate_weight)).collect();
+        let mut group_of: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
+        let mut members: Vec<Vec<Vec<usize>>> = Vec::new();
+        let mut form_of: Vec<HashMap<Vec<(usize, u32)>, usize>> = Vec::new();
+        for (i, s) in splits.iter().enumerate() {
+            let g = *group_of.entry(key(&s.gate)).or_insert_with(|| {
+                members.push(Vec::new());
+                form_of.push(HashMap::new());
                 members.len() - 1
             });
-            members[g].1.push(i);
+            let forms = &mut members[g];
+            let k = *form_of[g].entry(key(&s.rest)).or_insert_with(|| {
+                forms.push(Vec::new());
+                forms.len() - 1
+            });
+            forms[k].push(i);
         }
         let mut ffn = Ffn {
-            w1_at: vec![0],
-            w1: Vec::new(),
-            b1: Vec::new(),
-            w2_at: vec![0],
+            groups: Vec::new(),
+            clears: Group::default(),
+            keep: vec![!0; d],
+            forms: Vec::new(),
+            units: Vec::new(),
+            terms: Vec::new(),
             w2: Vec::new(),
             b2: f.b2.clone(),
-            groups: Vec::new(),
-            gate: Vec::new(),
-            free_rows: Vec::new(),
-            runs: Vec::new(),
-            eps: 0.0,
+            eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
         };
-        let mut max_terms = 0;
-        for (gate, units) in members {
-            let start = ffn.b1.len();
-            let gate_start = ffn.gate.len();
-            ffn.gate.extend_from_slice(&gate);
-            let (mut max_b, mut max_abs_b, mut max_s) = (f64::NEG_INFINITY, 0f64, 0f64);
-            for &i in &units {
-                let u = &f.units[i];
-                ffn.w1.extend_from_slice(&u.w1);
-                ffn.w1_at.push(ffn.w1.len());
-                ffn.b1.push(u.b1);
-                ffn.w2.extend_from_slice(&u.w2);
-                ffn.w2_at.push(ffn.w2.len());
-                max_terms = max_terms.max(u.w1.len());
-                max_b = max_b.max(u.b1 as f64);
-                max_abs_b = max_abs_b.max((u.b1 as f64).abs());
-                max_s = max_s.max(split(u).1);
-                if !gate.is_empty() {
-                    ffn.free_rows.extend(u.w1.iter().filter(|e| e.1.abs() < gate_weight).map(|e| e.0));
-                }
-            }
-            let (units, gate) = (start..ffn.b1.len(), gate_start..ffn.gate.len());
-            let mut rows: Vec<usize> =
-                units.clone().flat_map(|u| ffn.w1[ffn.w1_at[u]..ffn.w1_at[u + 1]].iter().map(|e| e.0)).collect();
-            rows.sort_unstable();
-            rows.dedup();
-            let runs_start = ffn.runs.len();
-            for r in rows {
-                let open = ffn.runs.len() > runs_start;
-                match ffn.runs.last_mut() {
-                    Some(run) if open && run.1 == r => run.1 = r + 1,
-                    _ => ffn.runs.push((r, r + 1)),
-                }
-            }
-            let reads = runs_start..ffn.runs.len();
-            ffn.groups.push(Group { units, gate, max_b, max_abs_b, max_s, reads });
+        // Ungated clears go last, into their own group.
+        let is_clear = |units: &Vec<usize>| {
+            let [p, m] = units[..] else { return false };
+            let (r, s) = (&f.units[p], &splits[p]);
+            s.gate.is_empty()
+                && s.rest.len() == 1
+                && s.rest[0].1 == 1.0
+                && (s.sign, splits[m].sign) == (1.0, -1.0)
+                && (r.b1, f.units[m].b1) == (0.0, 0.0)
+                && r.w2 == [(s.rest[0].0, -1.0)]
+                && negated(&r.w2, &f.units[m].w2)
+        };
+        let mut clears = Vec::new();
+        for forms in &mut members {
+            clears.extend(forms.extract_if(.., |units| is_clear(units)));
         }
-        ffn.free_rows.sort_unstable();
-        ffn.free_rows.dedup();
-        ffn.eps = (max_terms + 2) as f64 * f64::from(f32::EPSILON);
+        members.retain(|forms| !forms.is_empty());
+        let clears_at = members.len();
+        if !clears.is_empty() {
+            members.push(clears);
+        }
+        for (gi, forms) in members.into_iter().enumerate() {
+            let gate = &splits[forms[0][0]].gate;
+            let gate_at = ffn.terms.len();
+            ffn.terms.extend_from_slice(gate);
+            let first_form = ffn.forms.len();
+            let (mut max_b, mut max_abs_b, mut max_s) = (f64::NEG_INFINITY, 0f64, 0f64);
+            for units in forms {
+                let rest = &splits[units[0]].rest;
+                let terms_at = ffn.terms.len();
+                ffn.terms.extend_from_slice(rest);
+                let first_unit = ffn.units.len();
+                let mut form_max_b = f64::NEG_INFINITY;
+                for i in units {
+                    let u = &f.units[i];
+                    let w2_at = ffn.w2.len();
+                    ffn.w2.extend_from_slice(&u.w2);
+                    ffn.units.push(UnitRec { sign: splits[i].sign, b: u.b1, w2: w2_at..ffn.w2.len() });
+                    form_max_b = form_max_b.max(u.b1 as f64);
+                    max_abs_b = max_abs_b.max((u.b1 as f64).abs());
+                }
+                max_b = max_b.max(form_max_b);
+                max_s = max_s.max(rest.iter().map(|e| e.1.abs() as f64).sum());
+                let us = &ffn.units[first_unit..];
+                let pair = us.len() == 2
+                    && (us[0].sign, us[1].sign) == (1.0, -1.0)
+                    && us[0].b == us[1].b
+                    && negated(&ffn.w2[us[0].w2.clone()], &ffn.w2[us[1].w2.clone()]);
+                ffn.forms.push(Form {
+                    terms: terms_at..ffn.terms.len(),
+                    units: first_unit..ffn.units.len(),
+                    reads: RowMask::of_rows(rest.iter().map(|e| e.0)),
+                    max_b: form_max_b,
+                    pair,
+                });
+                if gi == clears_at {
+                    ffn.keep[rest[0].0] = 0;
+                }
+            }
+            let group = Group {
+                gate: gate_at..gate_at + gate.len(),
+                gate_rows: RowMask::of_rows(gate.iter().map(|e| e.0)),
+                forms: first_form..ffn.forms.len(),
+                max_b,
+                max_abs_b,
+                max_s,
+            };
+            if gi == clears_at {
+                ffn.clears = group;
+            } else {
+                ffn.groups.push(group);
+            }
+        }
+        assert!(ffn.terms.iter().chain(&ffn.w2).chain(&ffn.b2).all(|e| e.0 < d), "rows within d");
         ffn
+    }
+
+    /// `Σ w·a[r]` over `terms` (rows checked < d at construction).
+    #[inline]
+    fn dot(&self, terms: &Range<usize>, a: &[f32]) -> f32 {
+        self.terms[terms.clone()].iter().fold(0.0, |s, &(r, w)| s + w * a[r])
     }
 
     /// Whether no unit of group `g` can fire on `a` (M = `m`).
     #[inline]
-    fn shut(&self, g: &Group, a: &[f32], m: f64) -> bool {
+    fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> bool {
         if g.gate.is_empty() {
             return false;
         }
         let (mut s, mut t) = (0f64, 0f64);
-        for &(r, w) in &self.gate[g.gate.clone()] {
-            let v = w as f64 * a[r] as f64;
-            s += v;
-            t += v.abs();
+        if g.gate_rows.meets(nonzero) {
+            for &(r, w) in &self.terms[g.gate.clone()] {
+                let v = w as f64 * a[r] as f64;
+                s += v;
+                t += v.abs();
+            }
         }
         let rest = g.max_s * m;
         s + g.max_b + rest + self.eps * (t + g.max_abs_b + rest) <= 0.0
     }
 
-    /// Whether every unit of group `g` is off because it reads only zeros
-    /// and no bias is positive: then each pre-activation is `b1 + Σ w·(±0)`,
-    /// ≤ 0 exactly. Outside column 0 most rows are zero, so this shuts the
-    /// ungated units (single-row clean-ups) there.
-    #[inline]
-    fn idle(&self, g: &Group, a: &[f32]) -> bool {
-        g.max_b <= 0.0
-            && self.runs[g.reads.clone()]
-                .iter()
-                .all(|&(s, e)| a[s..e].iter().fold(0u32, |m, v| m | (v.to_bits() << 1)) == 0)
-    }
-
-    /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column; `skip` enables the gate test.
-    pub fn apply(&self, a: &[f32], y: &mut [f32], skip: bool) {
-        y.copy_from_slice(a);
-        let m = if skip { self.free_rows.iter().fold(0f64, |m, &r| m.max((a[r] as f64).abs())) } else { 0.0 };
-        // NaN in the input must not make a group look shut.
-        let skip = skip && !m.is_nan();
+    /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column; `scan` describes
+    /// `a`; `skip` enables the gate and zero skips, `fuse` the pair rules.
+    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
+        let (skip, fuse) = (skip && scan.finite, fuse && scan.finite);
+        if fuse {
+            for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
+                *y = f32::from_bits(a.to_bits() & k);
+            }
+        } else {
+            y.copy_from_slice(a);
+            self.group(&self.clears, a, scan, y, skip, false);
+        }
         for g in &self.groups {
-            if skip && (self.shut(g, a, m) || self.idle(g, a)) {
-                continue;
-            }
-            for u in g.units.clone() {
-                let mut pre = self.b1[u];
-                for &(r, w) in &self.w1[self.w1_at[u]..self.w1_at[u + 1]] {
-                    pre += w * a[r];
-                }
-                if pre > 0.0 {
-                    for &(r, w) in &self.w2[self.w2_at[u]..self.w2_at[u + 1]] {
-                        y[r] += w * pre;
-                    }
-                }
-            }
+            self.group(g, a, scan, y, skip, fuse);
         }
         for &(r, w) in &self.b2 {
             y[r] += w;
@@ -183,13 +264,46 @@ impl Ffn {
         }
     }
 
+    /// Adds group `g`'s units to `y`.
+    #[inline]
+    fn group(&self, g: &Group, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
+        if skip && self.shut(g, a, &scan.nonzero, scan.max_abs as f64) {
+            return;
+        }
+        let gamma = if skip && !g.gate_rows.meets(&scan.nonzero) { 0.0 } else { self.dot(&g.gate, a) };
+        for f in &self.forms[g.forms.clone()] {
+            let q = if skip && !f.reads.meets(&scan.nonzero) {
+                if gamma as f64 + f.max_b <= 0.0 {
+                    continue;
+                }
+                0.0
+            } else {
+                self.dot(&f.terms, a)
+            };
+            let units = &self.units[f.units.clone()];
+            if fuse && f.pair && gamma + units[0].b == 0.0 {
+                for &(r, w) in &self.w2[units[0].w2.clone()] {
+                    y[r] += w * q;
+                }
+                continue;
+            }
+            for u in units {
+                let pre = u.sign * q + gamma + u.b;
+                if pre > 0.0 {
+                    for &(r, w) in &self.w2[u.w2.clone()] {
+                        y[r] += w * pre;
+                    }
+                }
+            }
+        }
+    }
+
     pub fn bytes(&self) -> usize {
-        let entry = std::mem::size_of::<(usize, f32)>();
-        let word = std::mem::size_of::<usize>();
-        (self.w1.len() + self.w2.len() + self.b2.len() + self.gate.len()) * entry
-            + (self.w1_at.len() + self.w2_at.len() + self.free_rows.len()) * word
-            + self.b1.len() * 4
-            + self.groups.len() * std::mem::size_of::<Group>()
-            + self.runs.len() * 2 * word
+        use std::mem::size_of;
+        (self.groups.len() + 1) * size_of::<Group>()
+            + self.keep.len() * 4
+            + self.forms.len() * size_of::<Form>()
+            + self.units.len() * size_of::<UnitRec>()
+            + (self.terms.len() + self.w2.len() + self.b2.len()) * size_of::<(usize, f32)>()
     }
 }

@@ -16,10 +16,13 @@
 //!   layer recomputes every column (the caches still have to agree).
 //! - **gate skip**: FFN unit groups whose gate is provably shut, or that read
 //!   only zero rows with no positive bias, are skipped ([`ffn`]).
+//! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
+//!   zeroed row, an open gated copy one product ([`ffn`]).
 
 mod colset;
 mod ffn;
 mod head;
+mod rows;
 
 use super::tensor::Tensor;
 use super::trace::{HeadTrace, LayerTrace, StepTrace};
@@ -33,20 +36,24 @@ pub struct Shortcuts {
     pub argmax_index: bool,
     pub dirty_columns: bool,
     pub gate_skip: bool,
+    pub fused_pairs: bool,
 }
 
 impl Shortcuts {
-    pub const ALL: Shortcuts = Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true };
-    pub const NONE: Shortcuts = Shortcuts { argmax_index: false, dirty_columns: false, gate_skip: false };
+    pub const ALL: Shortcuts =
+        Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true, fused_pairs: true };
+    pub const NONE: Shortcuts =
+        Shortcuts { argmax_index: false, dirty_columns: false, gate_skip: false, fused_pairs: false };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 5] {
+    pub fn variants() -> [(&'static str, Shortcuts); 6] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
             ("no argmax index", Shortcuts { argmax_index: false, ..all }),
             ("no dirty columns", Shortcuts { dirty_columns: false, ..all }),
             ("no gate skip", Shortcuts { gate_skip: false, ..all }),
+            ("no fused pairs", Shortcuts { fused_pairs: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -92,7 +99,7 @@ impl SparseLayer {
         SparseLayer {
             name: l.name,
             heads: l.heads.iter().map(|h| head::Head::new(h, n)).collect(),
-            ffn: ffn::Ffn::new(&l.ffn, gate_weight),
+            ffn: ffn::Ffn::new(&l.ffn, d, gate_weight),
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
             acc_changed: ColSet::new(n),
             fresh: true,
@@ -174,13 +181,9 @@ impl Sparse {
         let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
         for j in pending.list.iter().copied().chain(extra) {
             let a = &mut self.col;
-            a.copy_from_slice(&inp[j * d..(j + 1) * d]);
-            if !l.acc.is_empty() {
-                for (v, s) in a.iter_mut().zip(&l.acc[j * d..(j + 1) * d]) {
-                    *v += *s;
-                }
-            }
-            l.ffn.apply(a, &mut self.y, self.shortcuts.gate_skip);
+            let acc = (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]);
+            let scan = rows::ColumnScan::load(a, &inp[j * d..(j + 1) * d], acc);
+            l.ffn.apply(a, &scan, &mut self.y, self.shortcuts.gate_skip, self.shortcuts.fused_pairs);
             let dst = &mut out[j * d..(j + 1) * d];
             if !same_bits(dst, &self.y) {
                 dst.copy_from_slice(&self.y);

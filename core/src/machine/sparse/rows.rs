@@ -1,0 +1,139 @@
+//! Which rows of one column are nonzero, as a bit mask, so a weight group
+//! can tell with a few AND instructions that every row it reads is zero
+//! (then every product it would form is ±0 and its sum is its bias).
+
+/// Rows `0..256` (every configuration has d ≤ 228).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct RowMask([u64; 4]);
+
+/// What one pass over a column finds: its nonzero rows, the largest |value|
+/// (for the gate bounds), and whether every value is finite.
+pub struct ColumnScan {
+    pub nonzero: RowMask,
+    pub max_abs: f32,
+    pub finite: bool,
+}
+
+impl RowMask {
+    pub const ROWS: usize = 256;
+
+    pub fn of_rows(rows: impl IntoIterator<Item = usize>) -> RowMask {
+        let mut m = RowMask::default();
+        for r in rows {
+            assert!(r < Self::ROWS, "row {r} beyond the mask");
+            m.0[r / 64] |= 1 << (r % 64);
+        }
+        m
+    }
+
+    #[inline]
+    pub fn meets(&self, other: &RowMask) -> bool {
+        (0..4).fold(0, |acc, i| acc | (self.0[i] & other.0[i])) != 0
+    }
+}
+
+impl ColumnScan {
+    /// `a = inp (+ acc)`, scanned in the same pass. On the bits: |v| as an
+    /// integer orders like |v| for every non-NaN float, and NaN or ±∞ is ≥
+    /// the bits of +∞, so `finite` needs one integer compare per lane.
+    #[inline]
+    pub fn load(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
+        assert!(a.len() == inp.len() && a.len() <= RowMask::ROWS && acc.is_none_or(|s| s.len() == a.len()));
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline; the lengths are checked above.
+        return unsafe { sse2::load(a, inp, acc) };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: simd128 is enabled for this build; the lengths are checked above.
+        return unsafe { simd128::load(a, inp, acc) };
+        #[allow(unreachable_code)]
+        Self::load_scalar(a, inp, acc, 0, ColumnScan { nonzero: RowMask::default(), max_abs: 0.0, finite: true })
+    }
+
+    /// Rows `from..` one at a time, continuing `scan`.
+    #[inline]
+    fn load_scalar(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>, from: usize, mut scan: ColumnScan) -> ColumnScan {
+        for r in from..a.len() {
+            let v = inp[r] + acc.map_or(0.0, |s| s[r]);
+            a[r] = v;
+            let abs = v.to_bits() & 0x7fff_ffff;
+            scan.nonzero.0[r / 64] |= ((abs != 0) as u64) << (r % 64);
+            scan.finite &= abs < INF;
+            scan.max_abs = scan.max_abs.max(f32::from_bits(abs.min(INF)));
+        }
+        scan
+    }
+}
+
+const INF: u32 = 0x7f80_0000;
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{ColumnScan, RowMask, INF};
+    use std::arch::x86_64::*;
+
+    /// Four rows per instruction; the tail row by row.
+    #[inline]
+    pub unsafe fn load(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
+        let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
+        let (mut max, mut bad) = (_mm_setzero_ps(), _mm_setzero_si128());
+        let mut nonzero = RowMask::default();
+        let body = a.len() / 4 * 4;
+        for r in (0..body).step_by(4) {
+            let mut v = _mm_loadu_ps(inp.as_ptr().add(r));
+            if let Some(s) = acc {
+                v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(r)));
+            }
+            _mm_storeu_ps(a.as_mut_ptr().add(r), v);
+            let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
+            let zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
+            nonzero.0[r / 64] |= (zero ^ 0xf) << (r % 64);
+            bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
+            max = _mm_max_ps(max, _mm_castsi128_ps(abs));
+        }
+        let mut lanes = [0f32; 4];
+        _mm_storeu_ps(lanes.as_mut_ptr(), max);
+        let max_abs = lanes.iter().fold(0f32, |m, &v| m.max(v));
+        let finite = _mm_movemask_epi8(bad) == 0;
+        ColumnScan::load_scalar(a, inp, acc, body, ColumnScan { nonzero, max_abs, finite })
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::{ColumnScan, RowMask, INF};
+    use std::arch::wasm32::*;
+
+    /// Four rows per instruction; the tail row by row.
+    #[inline]
+    pub unsafe fn load(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
+        let (abs_mask, last_finite) = (i32x4_splat(0x7fff_ffff), i32x4_splat(INF as i32 - 1));
+        let (mut max, mut bad) = (f32x4_splat(0.0), i32x4_splat(0));
+        let mut nonzero = RowMask::default();
+        let body = a.len() / 4 * 4;
+        for r in (0..body).step_by(4) {
+            let mut v = v128_load(inp.as_ptr().add(r) as *const v128);
+            if let Some(s) = acc {
+                v = f32x4_add(v, v128_load(s.as_ptr().add(r) as *const v128));
+            }
+            v128_store(a.as_mut_ptr().add(r) as *mut v128, v);
+            let abs = v128_and(v, abs_mask);
+            let nz = i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64;
+            nonzero.0[r / 64] |= nz << (r % 64);
+            bad = v128_or(bad, i32x4_gt(abs, last_finite));
+            max = f32x4_pmax(max, abs);
+        }
+        let max_abs = [0, 1, 2, 3].iter().fold(0f32, |m, &i| m.max(f32x4_extract_lane_dyn(max, i)));
+        let finite = !v128_any_true(bad);
+        ColumnScan::load_scalar(a, inp, acc, body, ColumnScan { nonzero, max_abs, finite })
+    }
+
+    #[inline]
+    fn f32x4_extract_lane_dyn(v: v128, i: usize) -> f32 {
+        match i {
+            0 => f32x4_extract_lane::<0>(v),
+            1 => f32x4_extract_lane::<1>(v),
+            2 => f32x4_extract_lane::<2>(v),
+            _ => f32x4_extract_lane::<3>(v),
+        }
+    }
+}
