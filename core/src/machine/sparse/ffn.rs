@@ -52,19 +52,60 @@ struct Form {
     pair: bool,
 }
 
-/// Units that share their gate terms.
-#[derive(Default)]
-struct Group {
-    gate: Range<usize>,
-    gate_rows: RowMask,
-    forms: Range<usize>,
+/// What bounds the units of a group (or of a family of groups) beside their gate.
+#[derive(Clone, Copy)]
+struct Bound {
     max_b: f64,
     max_abs_b: f64,
     /// The largest Σ|w| over a unit's non-gate terms.
     max_s: f64,
 }
 
+impl Default for Bound {
+    fn default() -> Bound {
+        Bound { max_b: f64::NEG_INFINITY, max_abs_b: 0.0, max_s: 0.0 }
+    }
+}
+
+impl Bound {
+    fn join(self, o: Bound) -> Bound {
+        Bound {
+            max_b: self.max_b.max(o.max_b),
+            max_abs_b: self.max_abs_b.max(o.max_abs_b),
+            max_s: self.max_s.max(o.max_s),
+        }
+    }
+
+    /// Whether every unit is ReLU(≤ 0) given its gate sum `s` (Σ|terms| `t`)
+    /// and M = `m`, allowing for the rounding `eps` of the unit's f32 sum.
+    /// Monotone in every field, so a family's joined bound covers its groups.
+    #[inline]
+    fn shut(&self, s: f64, t: f64, m: f64, eps: f64) -> bool {
+        let rest = self.max_s * m;
+        s + self.max_b + rest + eps * (t + self.max_abs_b + rest) <= 0.0
+    }
+}
+
+/// Units that share their gate terms.
+#[derive(Default)]
+struct Group {
+    gate: Range<usize>,
+    gate_rows: RowMask,
+    forms: Range<usize>,
+    bound: Bound,
+}
+
+/// Gated groups whose gates read the same rows. Where all those rows are
+/// zero every gate sum is 0, and one test with the joined bound shuts them all
+/// (e.g. every opcode gate outside column 0).
+struct Family {
+    gate_rows: RowMask,
+    groups: Range<usize>,
+    bound: Bound,
+}
+
 pub struct Ffn {
+    families: Vec<Family>,
     groups: Vec<Group>,
     /// The ungated clears (a group of their own, evaluated only unfused).
     clears: Group,
@@ -129,6 +170,7 @@ impl Ffn {
             forms[k].push(i);
         }
         let mut ffn = Ffn {
+            families: Vec::new(),
             groups: Vec::new(),
             clears: Group::default(),
             keep: vec![!0; d],
@@ -165,7 +207,7 @@ impl Ffn {
             let gate_at = ffn.terms.len();
             ffn.terms.extend_from_slice(gate);
             let first_form = ffn.forms.len();
-            let (mut max_b, mut max_abs_b, mut max_s) = (f64::NEG_INFINITY, 0f64, 0f64);
+            let mut bound = Bound::default();
             for units in forms {
                 let rest = &splits[units[0]].rest;
                 let terms_at = ffn.terms.len();
@@ -178,10 +220,10 @@ impl Ffn {
                     ffn.w2.extend_from_slice(&u.w2);
                     ffn.units.push(UnitRec { sign: splits[i].sign, b: u.b1, w2: w2_at..ffn.w2.len() });
                     form_max_b = form_max_b.max(u.b1 as f64);
-                    max_abs_b = max_abs_b.max((u.b1 as f64).abs());
+                    bound.max_abs_b = bound.max_abs_b.max((u.b1 as f64).abs());
                 }
-                max_b = max_b.max(form_max_b);
-                max_s = max_s.max(rest.iter().map(|e| e.1.abs() as f64).sum());
+                bound.max_b = bound.max_b.max(form_max_b);
+                bound.max_s = bound.max_s.max(rest.iter().map(|e| e.1.abs() as f64).sum());
                 let us = &ffn.units[first_unit..];
                 let pair = us.len() == 2
                     && (us[0].sign, us[1].sign) == (1.0, -1.0)
@@ -202,9 +244,7 @@ impl Ffn {
                 gate: gate_at..gate_at + gate.len(),
                 gate_rows: RowMask::of_rows(gate.iter().map(|e| e.0)),
                 forms: first_form..ffn.forms.len(),
-                max_b,
-                max_abs_b,
-                max_s,
+                bound,
             };
             if gi == clears_at {
                 ffn.clears = group;
@@ -212,8 +252,28 @@ impl Ffn {
                 ffn.groups.push(group);
             }
         }
+        ffn.gather_families();
         assert!(ffn.terms.iter().chain(&ffn.w2).chain(&ffn.b2).all(|e| e.0 < d), "rows within d");
         ffn
+    }
+
+    /// Orders the groups by the rows their gates read (first-seen order;
+    /// the order of groups never changes a sum) and records the families.
+    fn gather_families(&mut self) {
+        let mut masks: Vec<RowMask> = Vec::new();
+        for g in &self.groups {
+            if !masks.contains(&g.gate_rows) {
+                masks.push(g.gate_rows);
+            }
+        }
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.sort_by_key(|g| masks.iter().position(|m| *m == g.gate_rows));
+        for mask in masks {
+            let start = self.groups.len();
+            self.groups.extend(groups.extract_if(.., |g| g.gate_rows == mask));
+            let bound = self.groups[start..].iter().fold(Bound::default(), |b, g| b.join(g.bound));
+            self.families.push(Family { gate_rows: mask, groups: start..self.groups.len(), bound });
+        }
     }
 
     /// `Σ w·a[r]` over `terms` (rows checked < d at construction).
@@ -236,14 +296,14 @@ impl Ffn {
                 t += v.abs();
             }
         }
-        let rest = g.max_s * m;
-        s + g.max_b + rest + self.eps * (t + g.max_abs_b + rest) <= 0.0
+        g.bound.shut(s, t, m, self.eps)
     }
 
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column; `scan` describes
     /// `a`; `skip` enables the gate and zero skips, `fuse` the pair rules.
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
         let (skip, fuse) = (skip && scan.finite, fuse && scan.finite);
+        let m = scan.max_abs as f64;
         if fuse {
             for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
                 *y = f32::from_bits(a.to_bits() & k);
@@ -252,8 +312,14 @@ impl Ffn {
             y.copy_from_slice(a);
             self.group(&self.clears, a, scan, y, skip, false);
         }
-        for g in &self.groups {
-            self.group(g, a, scan, y, skip, fuse);
+        for fam in &self.families {
+            let gated = !fam.gate_rows.is_empty();
+            if skip && gated && !fam.gate_rows.meets(&scan.nonzero) && fam.bound.shut(0.0, 0.0, m, self.eps) {
+                continue;
+            }
+            for g in &self.groups[fam.groups.clone()] {
+                self.group(g, a, scan, y, skip, fuse);
+            }
         }
         for &(r, w) in &self.b2 {
             y[r] += w;
@@ -301,6 +367,7 @@ impl Ffn {
     pub fn bytes(&self) -> usize {
         use std::mem::size_of;
         (self.groups.len() + 1) * size_of::<Group>()
+            + self.families.len() * size_of::<Family>()
             + self.keep.len() * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()

@@ -26,6 +26,10 @@ impl RowMask {
         m
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
     #[inline]
     pub fn meets(&self, other: &RowMask) -> bool {
         (0..4).fold(0, |acc, i| acc | (self.0[i] & other.0[i])) != 0
@@ -71,28 +75,37 @@ mod sse2 {
     use super::{ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
-    /// Four rows per instruction; the tail row by row.
+    /// Sixteen rows per round as four independent lanes of four (so the
+    /// max and the mask do not wait on each other); the tail row by row.
     #[inline]
     pub unsafe fn load(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
-        let (mut max, mut bad) = (_mm_setzero_ps(), _mm_setzero_si128());
+        let (mut max, mut bad) = ([_mm_setzero_ps(); 4], _mm_setzero_si128());
         let mut nonzero = RowMask::default();
-        let body = a.len() / 4 * 4;
-        for r in (0..body).step_by(4) {
-            let mut v = _mm_loadu_ps(inp.as_ptr().add(r));
-            if let Some(s) = acc {
-                v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(r)));
+        let body = a.len() / 16 * 16;
+        for r in (0..body).step_by(16) {
+            let mut bits = 0u64;
+            for (k, max) in max.iter_mut().enumerate() {
+                let at = r + 4 * k;
+                let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
+                if let Some(s) = acc {
+                    v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
+                }
+                _mm_storeu_ps(a.as_mut_ptr().add(at), v);
+                let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
+                let zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
+                bits |= (zero ^ 0xf) << (4 * k);
+                bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
+                *max = _mm_max_ps(*max, _mm_castsi128_ps(abs));
             }
-            _mm_storeu_ps(a.as_mut_ptr().add(r), v);
-            let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
-            let zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
-            nonzero.0[r / 64] |= (zero ^ 0xf) << (r % 64);
-            bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
-            max = _mm_max_ps(max, _mm_castsi128_ps(abs));
+            nonzero.0[r / 64] |= bits << (r % 64);
         }
         let mut lanes = [0f32; 4];
-        _mm_storeu_ps(lanes.as_mut_ptr(), max);
-        let max_abs = lanes.iter().fold(0f32, |m, &v| m.max(v));
+        let mut max_abs = 0f32;
+        for m in max {
+            _mm_storeu_ps(lanes.as_mut_ptr(), m);
+            max_abs = lanes.iter().fold(max_abs, |m, &v| m.max(v));
+        }
         let finite = _mm_movemask_epi8(bad) == 0;
         ColumnScan::load_scalar(a, inp, acc, body, ColumnScan { nonzero, max_abs, finite })
     }
@@ -103,37 +116,40 @@ mod simd128 {
     use super::{ColumnScan, RowMask, INF};
     use std::arch::wasm32::*;
 
-    /// Four rows per instruction; the tail row by row.
+    /// As the SSE2 version: sixteen rows per round in four lanes of four.
     #[inline]
     pub unsafe fn load(a: &mut [f32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (i32x4_splat(0x7fff_ffff), i32x4_splat(INF as i32 - 1));
-        let (mut max, mut bad) = (f32x4_splat(0.0), i32x4_splat(0));
+        let (mut max, mut bad) = ([f32x4_splat(0.0); 4], i32x4_splat(0));
         let mut nonzero = RowMask::default();
-        let body = a.len() / 4 * 4;
-        for r in (0..body).step_by(4) {
-            let mut v = v128_load(inp.as_ptr().add(r) as *const v128);
-            if let Some(s) = acc {
-                v = f32x4_add(v, v128_load(s.as_ptr().add(r) as *const v128));
+        let body = a.len() / 16 * 16;
+        for r in (0..body).step_by(16) {
+            let mut bits = 0u64;
+            for (k, max) in max.iter_mut().enumerate() {
+                let at = r + 4 * k;
+                let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
+                if let Some(s) = acc {
+                    v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
+                }
+                v128_store(a.as_mut_ptr().add(at) as *mut v128, v);
+                let abs = v128_and(v, abs_mask);
+                bits |= (i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64) << (4 * k);
+                bad = v128_or(bad, i32x4_gt(abs, last_finite));
+                *max = f32x4_pmax(*max, abs);
             }
-            v128_store(a.as_mut_ptr().add(r) as *mut v128, v);
-            let abs = v128_and(v, abs_mask);
-            let nz = i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64;
-            nonzero.0[r / 64] |= nz << (r % 64);
-            bad = v128_or(bad, i32x4_gt(abs, last_finite));
-            max = f32x4_pmax(max, abs);
+            nonzero.0[r / 64] |= bits << (r % 64);
         }
-        let max_abs = [0, 1, 2, 3].iter().fold(0f32, |m, &i| m.max(f32x4_extract_lane_dyn(max, i)));
+        let mut max_abs = 0f32;
+        for m in max {
+            let lanes = [
+                f32x4_extract_lane::<0>(m),
+                f32x4_extract_lane::<1>(m),
+                f32x4_extract_lane::<2>(m),
+                f32x4_extract_lane::<3>(m),
+            ];
+            max_abs = lanes.iter().fold(max_abs, |m, &v| m.max(v));
+        }
         let finite = !v128_any_true(bad);
         ColumnScan::load_scalar(a, inp, acc, body, ColumnScan { nonzero, max_abs, finite })
-    }
-
-    #[inline]
-    fn f32x4_extract_lane_dyn(v: v128, i: usize) -> f32 {
-        match i {
-            0 => f32x4_extract_lane::<0>(v),
-            1 => f32x4_extract_lane::<1>(v),
-            2 => f32x4_extract_lane::<2>(v),
-            _ => f32x4_extract_lane::<3>(v),
-        }
     }
 }
