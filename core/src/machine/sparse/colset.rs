@@ -24,12 +24,6 @@ impl ColSet {
         self.mark[j]
     }
 
-    pub fn insert_all(&mut self) {
-        for j in 0..self.mark.len() {
-            self.insert(j);
-        }
-    }
-
     pub fn clear(&mut self) {
         for &j in &self.list {
             self.mark[j] = false;

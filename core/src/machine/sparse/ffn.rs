@@ -299,7 +299,8 @@ impl Ffn {
         g.bound.shut(s, t, m, self.eps)
     }
 
-    /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column; `scan` describes
+    /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column, up to the sign of
+    /// zeros (the caller stores `y + 0.0`); `scan` describes
     /// `a`; `skip` enables the gate and zero skips, `fuse` the pair rules.
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
         let (skip, fuse) = (skip && scan.finite, fuse && scan.finite);
@@ -323,10 +324,6 @@ impl Ffn {
         }
         for &(r, w) in &self.b2 {
             y[r] += w;
-        }
-        // Canonical zeros: −0.0 + 0.0 = +0.0.
-        for v in y.iter_mut() {
-            *v += 0.0;
         }
     }
 

@@ -16,8 +16,11 @@
 //! Retracting and re-adding is exact because every value is a small dyadic
 //! rational (spec §1): the sums never round, so their order does not matter.
 
+use super::changes::Changes;
 use super::colset::ColSet;
+use super::rows::RowMask;
 use super::same_bits;
+use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
 use std::collections::HashMap;
@@ -77,6 +80,8 @@ pub struct Head {
     v: Vec<(usize, usize, f32)>,
     /// The distinct rows V writes.
     v_rows: Vec<usize>,
+    /// The rows K and V read: a column changed elsewhere keeps its key and V·x.
+    reads: RowMask,
     n: usize,
     key: Vec<f32>,
     class: Vec<Class>,
@@ -113,6 +118,7 @@ impl Head {
             k,
             v,
             v_rows,
+            reads: RowMask::of_rows(h.k.iter().map(|e| e.1).chain(h.v.iter().map(|e| e.1))),
             n,
             key: vec![0.0; n * h.kdim],
             class: vec![Class::Zero; n],
@@ -246,23 +252,27 @@ impl Head {
         }
     }
 
-    /// Brings the head up to date with `x` after the columns `dirty` changed;
+    /// Brings the head up to date with `x` after the columns (and rows) `dirty` changed;
     /// `acc` (d per column) receives the change of this head's contributions
     /// and `changed` every column whose `acc` was touched.
     pub fn update(
         &mut self,
         x: &[f32],
         d: usize,
-        dirty: &[usize],
-        use_index: bool,
+        dirty: &Changes,
+        shortcuts: Shortcuts,
         acc: &mut [f32],
         changed: &mut ColSet,
     ) {
+        let use_index = shortcuts.argmax_index;
         self.redo.clear();
         self.moved.clear();
         let vdim = self.v_rows.len();
         let mut keys_moved = false;
-        for &j in dirty {
+        for &j in dirty.list() {
+            if shortcuts.dirty_rows && !self.reads.meets(&dirty.rows(j)) {
+                continue;
+            }
             let col = &x[j * d..(j + 1) * d];
             for r in 0..self.kdim {
                 let mut v = 0.0f32;

@@ -16,9 +16,12 @@
 //!   layer recomputes every column (the caches still have to agree).
 //! - **gate skip**: FFN unit groups whose gate is provably shut, or that read
 //!   only zero rows with no positive bias, are skipped ([`ffn`]).
+//! - **dirty rows**: a head skips a changed column whose changed rows its
+//!   keys and values do not read ([`head`]).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
 
+mod changes;
 mod colset;
 mod ffn;
 mod head;
@@ -28,7 +31,9 @@ use super::tensor::Tensor;
 use super::trace::{HeadTrace, LayerTrace, StepTrace};
 use super::weights::{Layer, Weights};
 use super::Backend;
+use changes::Changes;
 use colset::ColSet;
+use rows::RowMask;
 
 /// Which shortcuts the sparse engine takes. Tests compare each against plain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,16 +42,22 @@ pub struct Shortcuts {
     pub dirty_columns: bool,
     pub gate_skip: bool,
     pub fused_pairs: bool,
+    pub dirty_rows: bool,
 }
 
 impl Shortcuts {
     pub const ALL: Shortcuts =
-        Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true, fused_pairs: true };
-    pub const NONE: Shortcuts =
-        Shortcuts { argmax_index: false, dirty_columns: false, gate_skip: false, fused_pairs: false };
+        Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true, fused_pairs: true, dirty_rows: true };
+    pub const NONE: Shortcuts = Shortcuts {
+        argmax_index: false,
+        dirty_columns: false,
+        gate_skip: false,
+        fused_pairs: false,
+        dirty_rows: false,
+    };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 6] {
+    pub fn variants() -> [(&'static str, Shortcuts); 7] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -54,6 +65,7 @@ impl Shortcuts {
             ("no dirty columns", Shortcuts { dirty_columns: false, ..all }),
             ("no gate skip", Shortcuts { gate_skip: false, ..all }),
             ("no fused pairs", Shortcuts { fused_pairs: false, ..all }),
+            ("no dirty rows", Shortcuts { dirty_rows: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -84,7 +96,7 @@ pub struct Sparse {
     pub shortcuts: Shortcuts,
     /// `bufs[l]`: the input of layer l as it last saw it; `bufs[8]`: the last output.
     bufs: Vec<Tensor>,
-    pending: Vec<ColSet>,
+    pending: Vec<Changes>,
     /// Columns of the engine's tensor the host changed since the last step.
     host: ColSet,
     /// `bufs[0]` equals the tensor `forward` receives except in `host`.
@@ -120,7 +132,7 @@ impl Sparse {
             layers,
             shortcuts,
             bufs: vec![Tensor::zeros(d, n); depth + 1],
-            pending: (0..=depth).map(|_| ColSet::new(n)).collect(),
+            pending: (0..=depth).map(|_| Changes::new(n)).collect(),
             host: ColSet::new(n),
             synced: false,
             col: vec![0.0; d],
@@ -141,7 +153,7 @@ impl Sparse {
                     + l.acc_changed.bytes()
             })
             .sum();
-        let sets: usize = self.pending.iter().map(ColSet::bytes).sum();
+        let sets: usize = self.pending.iter().map(Changes::bytes).sum();
         layers + self.bufs.iter().map(|b| b.data.len() * f).sum::<usize>() + sets + self.host.bytes()
     }
 
@@ -152,7 +164,7 @@ impl Sparse {
             let cols = j * d..(j + 1) * d;
             if !same_bits(&x.data[cols.clone()], &self.bufs[l].data[cols.clone()]) {
                 self.bufs[l].data[cols.clone()].copy_from_slice(&x.data[cols]);
-                self.pending[l].insert(j);
+                self.pending[l].insert(j, RowMask::ALL);
             }
         }
     }
@@ -174,20 +186,19 @@ impl Sparse {
         let (inp, out) = (&inp[li].data, &mut out[0].data);
         l.acc_changed.clear();
         for h in &mut l.heads {
-            h.update(inp, d, &self.pending[li].list, self.shortcuts.argmax_index, &mut l.acc, &mut l.acc_changed);
+            h.update(inp, d, &self.pending[li], self.shortcuts, &mut l.acc, &mut l.acc_changed);
         }
         let (pending, next) = self.pending.split_at_mut(li + 1);
         let (pending, next) = (&mut pending[li], &mut next[0]);
         let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
-        for j in pending.list.iter().copied().chain(extra) {
+        for j in pending.list().iter().copied().chain(extra) {
             let a = &mut self.col;
             let acc = (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]);
             let scan = rows::ColumnScan::load(a, &inp[j * d..(j + 1) * d], acc);
             l.ffn.apply(a, &scan, &mut self.y, self.shortcuts.gate_skip, self.shortcuts.fused_pairs);
-            let dst = &mut out[j * d..(j + 1) * d];
-            if !same_bits(dst, &self.y) {
-                dst.copy_from_slice(&self.y);
-                next.insert(j);
+            let changed = rows::store(&mut out[j * d..(j + 1) * d], &self.y);
+            if !changed.is_empty() {
+                next.insert(j, changed);
             }
         }
         pending.clear();
@@ -216,7 +227,7 @@ impl Backend for Sparse {
         }
         for &j in &self.host.list {
             self.bufs[0].data[j * d..(j + 1) * d].copy_from_slice(&x.data[j * d..(j + 1) * d]);
-            self.pending[0].insert(j);
+            self.pending[0].insert(j, RowMask::ALL);
         }
         self.pending[depth].clear();
         for li in 0..depth {
@@ -234,11 +245,15 @@ impl Backend for Sparse {
         let (first, rest) = self.bufs.split_at_mut(1);
         let (first, last) = (&mut first[0].data, &rest[depth - 1].data);
         let (next, rest) = self.pending.split_at_mut(1);
-        for &j in rest[depth - 1].list.iter().chain(&self.host.list) {
+        let moved = &rest[depth - 1];
+        // A moved column differs from this input in the rows it moved in (the
+        // host's columns: anywhere).
+        let host = self.host.list.iter().map(|&j| (j, RowMask::ALL));
+        for (j, rows) in moved.list().iter().map(|&j| (j, moved.rows(j))).chain(host) {
             let cols = j * d..(j + 1) * d;
             first[cols.clone()].copy_from_slice(&last[cols.clone()]);
             x.data[cols.clone()].copy_from_slice(&last[cols]);
-            next[0].insert(j);
+            next[0].insert(j, rows);
         }
         self.host.clear();
     }

@@ -16,6 +16,7 @@ pub struct ColumnScan {
 
 impl RowMask {
     pub const ROWS: usize = 256;
+    pub const ALL: RowMask = RowMask([!0; 4]);
 
     pub fn of_rows(rows: impl IntoIterator<Item = usize>) -> RowMask {
         let mut m = RowMask::default();
@@ -24,6 +25,11 @@ impl RowMask {
             m.0[r / 64] |= 1 << (r % 64);
         }
         m
+    }
+
+    #[inline]
+    pub fn union(&self, o: &RowMask) -> RowMask {
+        RowMask([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
     }
 
     pub fn is_empty(&self) -> bool {
@@ -70,10 +76,55 @@ impl ColumnScan {
 
 const INF: u32 = 0x7f80_0000;
 
+/// `dst ← y + 0.0` (canonical zeros: −0.0 + 0.0 = +0.0); returns the rows
+/// whose bits changed.
+#[inline]
+pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
+    assert!(dst.len() == y.len() && y.len() <= RowMask::ROWS);
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; the lengths are checked above.
+    return unsafe { sse2::store(dst, y) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; the lengths are checked above.
+    return unsafe { simd128::store(dst, y) };
+    #[allow(unreachable_code)]
+    store_scalar(dst, y, 0, RowMask::default())
+}
+
+#[inline]
+fn store_scalar(dst: &mut [f32], y: &[f32], from: usize, mut changed: RowMask) -> RowMask {
+    for r in from..y.len() {
+        let v = y[r] + 0.0;
+        changed.0[r / 64] |= ((v.to_bits() != dst[r].to_bits()) as u64) << (r % 64);
+        dst[r] = v;
+    }
+    changed
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::{ColumnScan, RowMask, INF};
+    use super::{store_scalar, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
+
+    /// Sixteen rows per round; the tail row by row.
+    #[inline]
+    pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
+        let mut changed = RowMask::default();
+        let body = y.len() / 16 * 16;
+        for r in (0..body).step_by(16) {
+            let mut bits = 0u64;
+            for k in 0..4 {
+                let at = r + 4 * k;
+                let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
+                let old = _mm_loadu_ps(dst.as_ptr().add(at));
+                let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
+                bits |= ((_mm_movemask_ps(_mm_castsi128_ps(same)) as u64) ^ 0xf) << (4 * k);
+                _mm_storeu_ps(dst.as_mut_ptr().add(at), v);
+            }
+            changed.0[r / 64] |= bits << (r % 64);
+        }
+        store_scalar(dst, y, body, changed)
+    }
 
     /// Sixteen rows per round as four independent lanes of four (so the
     /// max and the mask do not wait on each other); the tail row by row.
@@ -113,8 +164,27 @@ mod sse2 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
-    use super::{ColumnScan, RowMask, INF};
+    use super::{store_scalar, ColumnScan, RowMask, INF};
     use std::arch::wasm32::*;
+
+    /// As the SSE2 version: sixteen rows per round.
+    #[inline]
+    pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
+        let mut changed = RowMask::default();
+        let body = y.len() / 16 * 16;
+        for r in (0..body).step_by(16) {
+            let mut bits = 0u64;
+            for k in 0..4 {
+                let at = r + 4 * k;
+                let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
+                let old = v128_load(dst.as_ptr().add(at) as *const v128);
+                bits |= (i32x4_bitmask(i32x4_ne(v, old)) as u64) << (4 * k);
+                v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
+            }
+            changed.0[r / 64] |= bits << (r % 64);
+        }
+        store_scalar(dst, y, body, changed)
+    }
 
     /// As the SSE2 version: sixteen rows per round in four lanes of four.
     #[inline]
