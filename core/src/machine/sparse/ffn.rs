@@ -92,6 +92,8 @@ struct Group {
     gate: Range<usize>,
     gate_rows: RowMask,
     forms: Range<usize>,
+    /// Every form is a clear pair: these rows are cleared where γ = 0.
+    clears: Option<RowMask>,
     bound: Bound,
 }
 
@@ -181,21 +183,21 @@ impl Ffn {
             b2: f.b2.clone(),
             eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
         };
-        // Ungated clears go last, into their own group.
-        let is_clear = |units: &Vec<usize>| {
+        // `ReLU(x + γ)·(−1) + ReLU(−x + γ)·(+1)` on one row: clears it where γ = 0.
+        let is_clear_pair = |units: &Vec<usize>| {
             let [p, m] = units[..] else { return false };
             let (r, s) = (&f.units[p], &splits[p]);
-            s.gate.is_empty()
-                && s.rest.len() == 1
+            s.rest.len() == 1
                 && s.rest[0].1 == 1.0
                 && (s.sign, splits[m].sign) == (1.0, -1.0)
                 && (r.b1, f.units[m].b1) == (0.0, 0.0)
                 && r.w2 == [(s.rest[0].0, -1.0)]
                 && negated(&r.w2, &f.units[m].w2)
         };
+        // Ungated clears go last, into their own group.
         let mut clears = Vec::new();
         for forms in &mut members {
-            clears.extend(forms.extract_if(.., |units| is_clear(units)));
+            clears.extend(forms.extract_if(.., |units| splits[units[0]].gate.is_empty() && is_clear_pair(units)));
         }
         members.retain(|forms| !forms.is_empty());
         let clears_at = members.len();
@@ -204,6 +206,7 @@ impl Ffn {
         }
         for (gi, forms) in members.into_iter().enumerate() {
             let gate = &splits[forms[0][0]].gate;
+            let clears_only = forms.iter().all(is_clear_pair);
             let gate_at = ffn.terms.len();
             ffn.terms.extend_from_slice(gate);
             let first_form = ffn.forms.len();
@@ -240,11 +243,14 @@ impl Ffn {
                     ffn.keep[rest[0].0] = 0;
                 }
             }
+            let forms = first_form..ffn.forms.len();
+            let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
             let group = Group {
                 gate: gate_at..gate_at + gate.len(),
                 gate_rows: RowMask::of_rows(gate.iter().map(|e| e.0)),
-                forms: first_form..ffn.forms.len(),
+                forms,
                 bound,
+                clears: clears_only.then_some(rows),
             };
             if gi == clears_at {
                 ffn.clears = group;
@@ -334,6 +340,13 @@ impl Ffn {
             return;
         }
         let gamma = if skip && !g.gate_rows.meets(&scan.nonzero) { 0.0 } else { self.dot(&g.gate, a) };
+        if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {
+            // Each pair adds −a[r] to row r (zero rows add nothing).
+            for r in rows.and(&scan.nonzero).iter() {
+                y[r] -= a[r];
+            }
+            return;
+        }
         for f in &self.forms[g.forms.clone()] {
             let q = if skip && !f.reads.meets(&scan.nonzero) {
                 if gamma as f64 + f.max_b <= 0.0 {

@@ -32,6 +32,26 @@ impl RowMask {
         RowMask([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
     }
 
+    #[inline]
+    pub fn and(&self, o: &RowMask) -> RowMask {
+        RowMask([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+    }
+
+    /// The rows in the mask, in order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let r = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    64 * k + r
+                })
+            })
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
