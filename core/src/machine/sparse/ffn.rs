@@ -17,6 +17,10 @@
 //!   once. A form that reads only zero rows has `q = 0` exactly, so its units
 //!   are `ReLU(γ + b)` and the form is skipped when `γ + max b ≤ 0`.
 //!
+//! - **opcode index**: where the opcode field holds exactly ±1 (column 0),
+//!   a family of groups gated by opcode patterns has one group per pattern
+//!   whose gate is not ≤ the pattern weight × (fieldwidth − 2); one bound
+//!   test for the family shuts every other pattern (`gate_index`).
 //! - **pairs**: `ReLU(q + c)·W − ReLU(−q + c)·W` is `q·W` when `c = 0` (one
 //!   side is 0, and (−q)·(−w) = q·w exactly), so a gated copy whose gate is
 //!   open costs one product instead of two units. The ungated clear
@@ -27,10 +31,11 @@
 //!
 //! Every value is a small dyadic rational (spec §1), so `σ·q + γ + b` is the
 //! exact sum the dense engine forms in another order. Both skips are the
-//! `gate_skip` shortcut and both pair rules the `fused_pairs` shortcut;
+//! `gate_skip` shortcut, the index `gate_index`, both pair rules `fused_pairs`;
 //! without them every unit is evaluated.
 
 use super::rows::{ColumnScan, RowMask};
+use super::Shortcuts;
 use crate::machine::weights::{Ffn as FfnWeights, Unit};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -104,9 +109,24 @@ struct Family {
     gate_rows: RowMask,
     groups: Range<usize>,
     bound: Bound,
+    index: Option<PatternIndex>,
+}
+
+/// A family whose every gate holds a full opcode pattern `±w` on the opcode
+/// rows. A group whose pattern differs from the field in h ≥ 1 bits has gate
+/// sum `w·(L − 2h) + extra ≤ w·(L − 2) + e·M` with |terms| summing to at most
+/// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows).
+struct PatternIndex {
+    s_hi: f64,
+    t_hi: f64,
+    e: f64,
+    /// `(pattern, group)`, groups as indices into `Ffn::groups`.
+    groups: Vec<(u32, usize)>,
 }
 
 pub struct Ffn {
+    /// The opcode field's rows, bit 0 first (the rows of the pattern index).
+    pattern: Vec<usize>,
     families: Vec<Family>,
     groups: Vec<Group>,
     /// The ungated clears (a group of their own, evaluated only unfused).
@@ -151,7 +171,8 @@ fn key(terms: &[(usize, f32)]) -> Vec<(usize, u32)> {
 
 impl Ffn {
     /// `gate_weight`: terms with |w| ≥ this are treated as gate terms.
-    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32) -> Ffn {
+    /// `pattern`: the opcode field's rows, bit 0 first.
+    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32, pattern: &[usize]) -> Ffn {
         assert!(d <= RowMask::ROWS, "d = {d} rows exceed the row mask");
         // Groups by gate terms, forms by the rest, both in first-seen order.
         let splits: Vec<Split> = f.units.iter().map(|u| Split::of(u, gate_weight)).collect();
@@ -172,6 +193,7 @@ impl Ffn {
             forms[k].push(i);
         }
         let mut ffn = Ffn {
+            pattern: pattern.to_vec(),
             families: Vec::new(),
             groups: Vec::new(),
             clears: Group::default(),
@@ -278,8 +300,42 @@ impl Ffn {
             let start = self.groups.len();
             self.groups.extend(groups.extract_if(.., |g| g.gate_rows == mask));
             let bound = self.groups[start..].iter().fold(Bound::default(), |b, g| b.join(g.bound));
-            self.families.push(Family { gate_rows: mask, groups: start..self.groups.len(), bound });
+            let groups = start..self.groups.len();
+            let index = self.pattern_index(groups.clone());
+            self.families.push(Family { gate_rows: mask, groups, bound, index });
         }
+    }
+
+    /// The index of a family whose every gate holds a full opcode pattern.
+    fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex> {
+        let l = self.pattern.len() as f64;
+        let mut ix = PatternIndex { s_hi: f64::NEG_INFINITY, t_hi: 0.0, e: 0.0, groups: Vec::new() };
+        for gi in groups {
+            let gate = &self.terms[self.groups[gi].gate.clone()];
+            let on = |r: usize| gate.iter().find(|e| e.0 == r).map(|e| e.1);
+            let ws: Vec<f32> = self.pattern.iter().map(|&r| on(r)).collect::<Option<_>>()?;
+            let w = ws[0].abs();
+            if w == 0.0 || ws.iter().any(|v| v.abs() != w) {
+                return None;
+            }
+            let code = ws.iter().enumerate().fold(0u32, |c, (i, v)| c | ((*v > 0.0) as u32) << i);
+            let extra: f64 = gate.iter().filter(|e| !self.pattern.contains(&e.0)).map(|e| e.1.abs() as f64).sum();
+            ix.s_hi = ix.s_hi.max(w as f64 * (l - 2.0));
+            ix.t_hi = ix.t_hi.max(w as f64 * l);
+            ix.e = ix.e.max(extra);
+            ix.groups.push((code, gi));
+        }
+        Some(ix)
+    }
+
+    /// The opcode field as a pattern code, if every row of it is exactly ±1.
+    #[inline]
+    fn field_code(&self, a: &[f32]) -> Option<u32> {
+        self.pattern.iter().enumerate().try_fold(0u32, |c, (i, &r)| match a[r] {
+            1.0 => Some(c | 1 << i),
+            -1.0 => Some(c),
+            _ => None,
+        })
     }
 
     /// `Σ w·a[r]` over `terms` (rows checked < d at construction).
@@ -308,9 +364,10 @@ impl Ffn {
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column, up to the sign of
     /// zeros (the caller stores `y + 0.0`); `scan` describes
     /// `a`; `skip` enables the gate and zero skips, `fuse` the pair rules.
-    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
-        let (skip, fuse) = (skip && scan.finite, fuse && scan.finite);
+    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) {
+        let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
         let m = scan.max_abs as f64;
+        let mut code = None;
         if fuse {
             for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
                 *y = f32::from_bits(a.to_bits() & k);
@@ -323,6 +380,16 @@ impl Ffn {
             let gated = !fam.gate_rows.is_empty();
             if skip && gated && !fam.gate_rows.meets(&scan.nonzero) && fam.bound.shut(0.0, 0.0, m, self.eps) {
                 continue;
+            }
+            if let Some(ix) = fam.index.as_ref().filter(|_| skip && sc.gate_index) {
+                let c = *code.get_or_insert_with(|| self.field_code(a));
+                let (s, t) = (ix.s_hi + ix.e * m, ix.t_hi + ix.e * m);
+                if let Some(c) = c.filter(|_| fam.bound.shut(s, t, m, self.eps)) {
+                    for &(_, gi) in ix.groups.iter().filter(|g| g.0 == c) {
+                        self.group(&self.groups[gi], a, scan, y, skip, fuse);
+                    }
+                    continue;
+                }
             }
             for g in &self.groups[fam.groups.clone()] {
                 self.group(g, a, scan, y, skip, fuse);

@@ -18,6 +18,8 @@
 //!   only zero rows with no positive bias, are skipped ([`ffn`]).
 //! - **dirty rows**: a head skips a changed column whose changed rows its
 //!   keys and values do not read ([`head`]).
+//! - **gate index**: column 0's opcode picks the one open group of each
+//!   family gated by opcode patterns, after one bound test ([`ffn`]).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
 
@@ -27,6 +29,7 @@ mod ffn;
 mod head;
 mod rows;
 
+use super::layout::Layout;
 use super::tensor::Tensor;
 use super::trace::{HeadTrace, LayerTrace, StepTrace};
 use super::weights::{Layer, Weights};
@@ -43,21 +46,29 @@ pub struct Shortcuts {
     pub gate_skip: bool,
     pub fused_pairs: bool,
     pub dirty_rows: bool,
+    pub gate_index: bool,
 }
 
 impl Shortcuts {
-    pub const ALL: Shortcuts =
-        Shortcuts { argmax_index: true, dirty_columns: true, gate_skip: true, fused_pairs: true, dirty_rows: true };
+    pub const ALL: Shortcuts = Shortcuts {
+        argmax_index: true,
+        dirty_columns: true,
+        gate_skip: true,
+        fused_pairs: true,
+        dirty_rows: true,
+        gate_index: true,
+    };
     pub const NONE: Shortcuts = Shortcuts {
         argmax_index: false,
         dirty_columns: false,
         gate_skip: false,
         fused_pairs: false,
         dirty_rows: false,
+        gate_index: false,
     };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 7] {
+    pub fn variants() -> [(&'static str, Shortcuts); 8] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -66,6 +77,7 @@ impl Shortcuts {
             ("no gate skip", Shortcuts { gate_skip: false, ..all }),
             ("no fused pairs", Shortcuts { fused_pairs: false, ..all }),
             ("no dirty rows", Shortcuts { dirty_rows: false, ..all }),
+            ("no gate index", Shortcuts { gate_index: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -107,11 +119,13 @@ pub struct Sparse {
 }
 
 impl SparseLayer {
-    fn new(l: &Layer, d: usize, n: usize, gate_weight: f32) -> SparseLayer {
+    fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer {
+        let (d, n) = (lay.d, lay.n);
+        let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
         SparseLayer {
             name: l.name,
             heads: l.heads.iter().map(|h| head::Head::new(h, n)).collect(),
-            ffn: ffn::Ffn::new(&l.ffn, d, gate_weight),
+            ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
             acc_changed: ColSet::new(n),
             fresh: true,
@@ -124,7 +138,7 @@ impl Sparse {
         let (d, n) = (w.layout.d, w.layout.n);
         // Gate terms carry weights ≥ 2^(N+1) (half the gate scale of `weights::Gates`).
         let gate_weight = (1u64 << (w.layout.word + 1)) as f32;
-        let layers: Vec<SparseLayer> = w.layers.iter().map(|l| SparseLayer::new(l, d, n, gate_weight)).collect();
+        let layers: Vec<SparseLayer> = w.layers.iter().map(|l| SparseLayer::new(l, &w.layout, gate_weight)).collect();
         let depth = layers.len();
         Sparse {
             d,
@@ -195,7 +209,7 @@ impl Sparse {
             let a = &mut self.col;
             let acc = (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]);
             let scan = rows::ColumnScan::load(a, &inp[j * d..(j + 1) * d], acc);
-            l.ffn.apply(a, &scan, &mut self.y, self.shortcuts.gate_skip, self.shortcuts.fused_pairs);
+            l.ffn.apply(a, &scan, &mut self.y, self.shortcuts);
             let changed = rows::store(&mut out[j * d..(j + 1) * d], &self.y);
             if !changed.is_empty() {
                 next.insert(j, changed);
