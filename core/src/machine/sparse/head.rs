@@ -23,8 +23,6 @@ use super::same_bits;
 use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Class {
@@ -48,28 +46,6 @@ struct Target {
 
 const NOWHERE: Target = Target { t1: usize::MAX, t2: usize::MAX, w: 0.0 };
 
-/// Key codes are already well mixed in their low bits only; spread them.
-#[derive(Default)]
-struct CodeHasher(u64);
-
-impl Hasher for CodeHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0 ^ v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0 ^ (self.0 >> 32)
-    }
-}
-
-type Groups = HashMap<u64, Vec<usize>, BuildHasherDefault<CodeHasher>>;
-
 pub struct Head {
     pub name: &'static str,
     kdim: usize,
@@ -85,22 +61,24 @@ pub struct Head {
     n: usize,
     key: Vec<f32>,
     class: Vec<Class>,
-    code: Vec<u64>,
+    /// A bipolar key as bits (+1 ↦ 1), dimension r at bit r: its group's index.
+    code: Vec<u32>,
     vx: Vec<f32>,
     target: Vec<Target>,
-    groups: Groups,
+    /// The columns with each bipolar key, ascending, indexed by code.
+    groups: Vec<Vec<usize>>,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
     new_key: Vec<f32>,
     new_vx: Vec<f32>,
-    moved: Vec<u64>,
+    moved: Vec<u32>,
     redo: ColSet,
 }
 
 impl Head {
     pub fn new(h: &HeadWeights, n: usize) -> Head {
-        assert!(h.kdim <= 32, "key codes hold 32 dimensions");
+        assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
         let (mut k_at, mut k) = (vec![0], Vec::new());
         for r in 0..h.kdim {
             k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (e.1, e.2)));
@@ -125,7 +103,7 @@ impl Head {
             code: vec![0; n],
             vx: vec![0.0; n * vdim],
             target: vec![NOWHERE; n],
-            groups: Groups::default(),
+            groups: vec![Vec::new(); 1 << h.kdim],
             odd: 0,
             partial: 0,
             new_key: vec![0.0; h.kdim],
@@ -142,7 +120,7 @@ impl Head {
         self.code.fill(0);
         self.vx.fill(0.0);
         self.target.fill(NOWHERE);
-        self.groups.clear();
+        self.groups.iter_mut().for_each(Vec::clear);
         (self.odd, self.partial) = (0, 0);
     }
 
@@ -150,8 +128,8 @@ impl Head {
         &self.key[j * self.kdim..(j + 1) * self.kdim]
     }
 
-    fn classify(key: &[f32]) -> (Class, u64) {
-        let (mut code, mut zeros) = (0u64, 0);
+    fn classify(key: &[f32]) -> (Class, u32) {
+        let (mut code, mut zeros) = (0u32, 0);
         for (r, &v) in key.iter().enumerate() {
             let c = match v {
                 0.0 => 0,
@@ -160,7 +138,7 @@ impl Head {
                 _ => return (Class::Odd, 0),
             };
             zeros += (c == 0) as usize;
-            code |= c << (2 * r);
+            code |= ((c == 1) as u32) << r;
         }
         let class = match zeros {
             0 => Class::Bipolar,
@@ -181,7 +159,7 @@ impl Head {
     /// Moves column j to its new key (in `new_key`), keeping the groups sorted.
     fn rekey(&mut self, j: usize) {
         if self.class[j] == Class::Bipolar {
-            let g = self.groups.get_mut(&self.code[j]).expect("a bipolar key is grouped");
+            let g = &mut self.groups[self.code[j] as usize];
             g.remove(g.binary_search(&j).expect("member"));
             self.moved.push(self.code[j]);
         }
@@ -191,7 +169,7 @@ impl Head {
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);
         if class == Class::Bipolar {
-            let g = self.groups.entry(code).or_default();
+            let g = &mut self.groups[code as usize];
             let at = g.binary_search(&j).unwrap_err();
             g.insert(at, j);
             self.moved.push(code);
@@ -218,7 +196,7 @@ impl Head {
             return NOWHERE;
         }
         if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
-            let g = &self.groups[&self.code[i]];
+            let g = &self.groups[self.code[i] as usize];
             return match g.get(1) {
                 Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
                 None => Target { t1: g[0], t2: usize::MAX, w: 1.0 },
@@ -301,8 +279,8 @@ impl Head {
         if keys_moved {
             if use_index && self.odd == 0 {
                 // Only the members of groups that changed, and scanned sources, can see new targets.
-                for code in &self.moved {
-                    for &m in self.groups.get(code).into_iter().flatten() {
+                for &code in &self.moved {
+                    for &m in &self.groups[code as usize] {
                         self.redo.insert(m);
                     }
                 }
@@ -332,7 +310,11 @@ impl Head {
 
     pub fn bytes(&self) -> usize {
         let f = std::mem::size_of::<f32>();
-        let groups: usize = self.groups.values().map(|g| 16 + g.capacity() * std::mem::size_of::<usize>()).sum();
+        let groups: usize = self
+            .groups
+            .iter()
+            .map(|g| std::mem::size_of::<Vec<usize>>() + g.capacity() * std::mem::size_of::<usize>())
+            .sum();
         (self.key.len() + self.vx.len()) * f
             + self.n * (std::mem::size_of::<Class>() + 8 + std::mem::size_of::<Target>())
             + groups
