@@ -1,0 +1,194 @@
+//! Building the evaluation form of an FFN from its units: groups, forms,
+//! families, the opcode index and the fused clears.
+
+use super::{Bound, Family, Ffn, Form, Group, PatternIndex, UnitRec};
+use crate::machine::sparse::rows::RowMask;
+use crate::machine::weights::{Ffn as FfnWeights, Unit};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// A unit's terms split into gate terms and the rest, the rest with its
+/// first weight made positive (`sign` says whether it was flipped).
+struct Split {
+    gate: Vec<(usize, f32)>,
+    rest: Vec<(usize, f32)>,
+    sign: f32,
+}
+
+impl Split {
+    fn of(u: &Unit, gate_weight: f32) -> Split {
+        let (gate, mut rest): (Vec<_>, Vec<_>) = u.w1.iter().copied().partition(|e| e.1.abs() >= gate_weight);
+        let sign = if rest.first().is_some_and(|e| e.1 < 0.0) { -1.0 } else { 1.0 };
+        rest.iter_mut().for_each(|e| e.1 *= sign);
+        Split { gate, rest, sign }
+    }
+}
+
+/// Whether `b` is `a` with every weight negated.
+fn negated(a: &[(usize, f32)], b: &[(usize, f32)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == -y.1)
+}
+
+fn key(terms: &[(usize, f32)]) -> Vec<(usize, u32)> {
+    terms.iter().map(|e| (e.0, e.1.to_bits())).collect()
+}
+
+impl Ffn {
+    /// `gate_weight`: terms with |w| ≥ this are treated as gate terms.
+    /// `pattern`: the opcode field's rows, bit 0 first.
+    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32, pattern: &[usize]) -> Ffn {
+        assert!(d <= RowMask::ROWS, "d = {d} rows exceed the row mask");
+        // Groups by gate terms, forms by the rest, both in first-seen order.
+        let splits: Vec<Split> = f.units.iter().map(|u| Split::of(u, gate_weight)).collect();
+        let mut group_of: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
+        let mut members: Vec<Vec<Vec<usize>>> = Vec::new();
+        let mut form_of: Vec<HashMap<Vec<(usize, u32)>, usize>> = Vec::new();
+        for (i, s) in splits.iter().enumerate() {
+            let g = *group_of.entry(key(&s.gate)).or_insert_with(|| {
+                members.push(Vec::new());
+                form_of.push(HashMap::new());
+                members.len() - 1
+            });
+            let forms = &mut members[g];
+            let k = *form_of[g].entry(key(&s.rest)).or_insert_with(|| {
+                forms.push(Vec::new());
+                forms.len() - 1
+            });
+            forms[k].push(i);
+        }
+        let mut ffn = Ffn {
+            pattern: pattern.to_vec(),
+            families: Vec::new(),
+            groups: Vec::new(),
+            clears: Group::default(),
+            keep: vec![!0; d],
+            forms: Vec::new(),
+            units: Vec::new(),
+            terms: Vec::new(),
+            w2: Vec::new(),
+            b2: f.b2.clone(),
+            eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
+        };
+        // `ReLU(x + γ)·(−1) + ReLU(−x + γ)·(+1)` on one row: clears it where γ = 0.
+        let is_clear_pair = |units: &Vec<usize>| {
+            let [p, m] = units[..] else { return false };
+            let (r, s) = (&f.units[p], &splits[p]);
+            s.rest.len() == 1
+                && s.rest[0].1 == 1.0
+                && (s.sign, splits[m].sign) == (1.0, -1.0)
+                && (r.b1, f.units[m].b1) == (0.0, 0.0)
+                && r.w2 == [(s.rest[0].0, -1.0)]
+                && negated(&r.w2, &f.units[m].w2)
+        };
+        // Ungated clears go last, into their own group.
+        let mut clears = Vec::new();
+        for forms in &mut members {
+            clears.extend(forms.extract_if(.., |units| splits[units[0]].gate.is_empty() && is_clear_pair(units)));
+        }
+        members.retain(|forms| !forms.is_empty());
+        let clears_at = members.len();
+        if !clears.is_empty() {
+            members.push(clears);
+        }
+        for (gi, forms) in members.into_iter().enumerate() {
+            let gate = &splits[forms[0][0]].gate;
+            let clears_only = forms.iter().all(is_clear_pair);
+            let gate_at = ffn.terms.len();
+            ffn.terms.extend_from_slice(gate);
+            let first_form = ffn.forms.len();
+            let mut bound = Bound::default();
+            for units in forms {
+                let rest = &splits[units[0]].rest;
+                let terms_at = ffn.terms.len();
+                ffn.terms.extend_from_slice(rest);
+                let first_unit = ffn.units.len();
+                let mut form_max_b = f64::NEG_INFINITY;
+                for i in units {
+                    let u = &f.units[i];
+                    let w2_at = ffn.w2.len();
+                    ffn.w2.extend_from_slice(&u.w2);
+                    ffn.units.push(UnitRec { sign: splits[i].sign, b: u.b1, w2: w2_at..ffn.w2.len() });
+                    form_max_b = form_max_b.max(u.b1 as f64);
+                    bound.max_abs_b = bound.max_abs_b.max((u.b1 as f64).abs());
+                }
+                bound.max_b = bound.max_b.max(form_max_b);
+                bound.max_s = bound.max_s.max(rest.iter().map(|e| e.1.abs() as f64).sum());
+                let us = &ffn.units[first_unit..];
+                let pair = us.len() == 2
+                    && (us[0].sign, us[1].sign) == (1.0, -1.0)
+                    && us[0].b == us[1].b
+                    && negated(&ffn.w2[us[0].w2.clone()], &ffn.w2[us[1].w2.clone()]);
+                ffn.forms.push(Form {
+                    terms: terms_at..ffn.terms.len(),
+                    units: first_unit..ffn.units.len(),
+                    reads: RowMask::of_rows(rest.iter().map(|e| e.0)),
+                    max_b: form_max_b,
+                    pair,
+                });
+                if gi == clears_at {
+                    ffn.keep[rest[0].0] = 0;
+                }
+            }
+            let forms = first_form..ffn.forms.len();
+            let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
+            let group = Group {
+                gate: gate_at..gate_at + gate.len(),
+                gate_rows: RowMask::of_rows(gate.iter().map(|e| e.0)),
+                forms,
+                bound,
+                clears: clears_only.then_some(rows),
+            };
+            if gi == clears_at {
+                ffn.clears = group;
+            } else {
+                ffn.groups.push(group);
+            }
+        }
+        ffn.gather_families();
+        assert!(ffn.terms.iter().chain(&ffn.w2).chain(&ffn.b2).all(|e| e.0 < d), "rows within d");
+        ffn
+    }
+
+    /// Orders the groups by the rows their gates read (first-seen order;
+    /// the order of groups never changes a sum) and records the families.
+    fn gather_families(&mut self) {
+        let mut masks: Vec<RowMask> = Vec::new();
+        for g in &self.groups {
+            if !masks.contains(&g.gate_rows) {
+                masks.push(g.gate_rows);
+            }
+        }
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.sort_by_key(|g| masks.iter().position(|m| *m == g.gate_rows));
+        for mask in masks {
+            let start = self.groups.len();
+            self.groups.extend(groups.extract_if(.., |g| g.gate_rows == mask));
+            let bound = self.groups[start..].iter().fold(Bound::default(), |b, g| b.join(g.bound));
+            let groups = start..self.groups.len();
+            let index = self.pattern_index(groups.clone());
+            self.families.push(Family { gate_rows: mask, groups, bound, index });
+        }
+    }
+
+    /// The index of a family whose every gate holds a full opcode pattern.
+    fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex> {
+        let l = self.pattern.len() as f64;
+        let mut ix = PatternIndex { s_hi: f64::NEG_INFINITY, t_hi: 0.0, e: 0.0, groups: Vec::new() };
+        for gi in groups {
+            let gate = &self.terms[self.groups[gi].gate.clone()];
+            let on = |r: usize| gate.iter().find(|e| e.0 == r).map(|e| e.1);
+            let ws: Vec<f32> = self.pattern.iter().map(|&r| on(r)).collect::<Option<_>>()?;
+            let w = ws[0].abs();
+            if w == 0.0 || ws.iter().any(|v| v.abs() != w) {
+                return None;
+            }
+            let code = ws.iter().enumerate().fold(0u32, |c, (i, v)| c | ((*v > 0.0) as u32) << i);
+            let extra: f64 = gate.iter().filter(|e| !self.pattern.contains(&e.0)).map(|e| e.1.abs() as f64).sum();
+            ix.s_hi = ix.s_hi.max(w as f64 * (l - 2.0));
+            ix.t_hi = ix.t_hi.max(w as f64 * l);
+            ix.e = ix.e.max(extra);
+            ix.groups.push((code, gi));
+        }
+        Some(ix)
+    }
+}
