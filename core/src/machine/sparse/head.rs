@@ -113,6 +113,11 @@ impl Head {
         }
     }
 
+    /// The rows V writes (where this head changes the layer's attention sum).
+    pub fn writes(&self) -> RowMask {
+        RowMask::of_rows(self.v_rows.iter().copied())
+    }
+
     /// Back to the state of an all-zero input (no keys, no contributions).
     pub fn reset(&mut self) {
         self.key.fill(0.0);

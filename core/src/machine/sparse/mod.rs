@@ -20,6 +20,8 @@
 //!   keys and values do not read ([`head`]).
 //! - **gate index**: column 0's opcode picks the one open group of each
 //!   family gated by opcode patterns, after one bound test ([`ffn`]).
+//! - **dirty rows** (also): a column that moved only in rows its last
+//!   output provably ignored keeps that output ([`ffn`]'s inert rows).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
 
@@ -97,6 +99,10 @@ struct SparseLayer {
     /// Σ over heads of the attention output, per column (empty without heads).
     acc: Vec<f32>,
     acc_changed: ColSet,
+    /// The rows any head writes: where `acc` can change.
+    head_rows: RowMask,
+    /// Per column, the rows its last output ignored ([`ffn::Inert`]).
+    inert: Vec<ffn::Inert>,
     /// Caches hold nothing yet: recompute every column once.
     fresh: bool,
 }
@@ -122,12 +128,15 @@ impl SparseLayer {
     fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer {
         let (d, n) = (lay.d, lay.n);
         let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
+        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, n)).collect();
         SparseLayer {
             name: l.name,
-            heads: l.heads.iter().map(|h| head::Head::new(h, n)).collect(),
             ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
             acc_changed: ColSet::new(n),
+            head_rows: heads.iter().fold(RowMask::default(), |m, h| m.union(&h.writes())),
+            heads,
+            inert: vec![ffn::Inert::default(); n],
             fresh: true,
         }
     }
@@ -165,6 +174,7 @@ impl Sparse {
                     + l.ffn.bytes()
                     + l.acc.len() * f
                     + l.acc_changed.bytes()
+                    + l.inert.len() * std::mem::size_of::<ffn::Inert>()
             })
             .sum();
         let sets: usize = self.pending.iter().map(Changes::bytes).sum();
@@ -174,6 +184,10 @@ impl Sparse {
     /// Marks the columns where `x` differs from `bufs[l]` as pending and copies them.
     fn absorb(&mut self, l: usize, x: &Tensor) {
         let d = self.d;
+        // `bufs[l]` is also layer l − 1's output, which its skips take as still right.
+        if l > 0 {
+            self.layers[l - 1].fresh = true;
+        }
         for j in 0..self.n {
             let cols = j * d..(j + 1) * d;
             if !same_bits(&x.data[cols.clone()], &self.bufs[l].data[cols.clone()]) {
@@ -207,9 +221,19 @@ impl Sparse {
         let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
         for j in pending.list().iter().copied().chain(extra) {
             let a = &mut self.col;
-            let acc = (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]);
-            let scan = rows::ColumnScan::load(a, &inp[j * d..(j + 1) * d], acc);
-            l.ffn.apply(a, &scan, &mut self.y, self.shortcuts);
+            let (src, acc) = (&inp[j * d..(j + 1) * d], (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]));
+            if self.shortcuts.dirty_rows {
+                // Moved only in rows the last output ignored, within their tolerance: same output.
+                let heads_moved = if l.acc_changed.contains(j) { l.head_rows } else { RowMask::default() };
+                let moved = pending.rows(j).union(&heads_moved);
+                let inert = &l.inert[j];
+                let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
+                if moved.and(&inert.rows.not()).is_empty() && moved.iter().all(|r| value(r).abs() <= inert.tol) {
+                    continue;
+                }
+            }
+            let scan = rows::ColumnScan::load(a, src, acc);
+            l.inert[j] = l.ffn.apply(a, &scan, &mut self.y, self.shortcuts);
             let changed = rows::store(&mut out[j * d..(j + 1) * d], &self.y);
             if !changed.is_empty() {
                 next.insert(j, changed);

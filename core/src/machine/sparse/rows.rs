@@ -22,7 +22,7 @@ impl RowMask {
         let mut m = RowMask::default();
         for r in rows {
             assert!(r < Self::ROWS, "row {r} beyond the mask");
-            m.0[r / 64] |= 1 << (r % 64);
+            m.set(r);
         }
         m
     }
@@ -50,6 +50,16 @@ impl RowMask {
                 })
             })
         })
+    }
+
+    #[inline]
+    pub fn set(&mut self, r: usize) {
+        self.0[r / 64] |= 1 << (r % 64);
+    }
+
+    #[inline]
+    pub fn not(&self) -> RowMask {
+        RowMask([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
     }
 
     pub fn is_empty(&self) -> bool {

@@ -62,6 +62,8 @@ impl Ffn {
             groups: Vec::new(),
             clears: Group::default(),
             keep: vec![!0; d],
+            keep_zero: RowMask::default(),
+            gate_rows: RowMask::default(),
             forms: Vec::new(),
             units: Vec::new(),
             terms: Vec::new(),
@@ -127,13 +129,17 @@ impl Ffn {
                 });
                 if gi == clears_at {
                     ffn.keep[rest[0].0] = 0;
+                    ffn.keep_zero.set(rest[0].0);
                 }
             }
             let forms = first_form..ffn.forms.len();
             let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
+            let gate_rows = RowMask::of_rows(gate.iter().map(|e| e.0));
+            ffn.gate_rows = ffn.gate_rows.union(&gate_rows);
             let group = Group {
                 gate: gate_at..gate_at + gate.len(),
-                gate_rows: RowMask::of_rows(gate.iter().map(|e| e.0)),
+                gate_rows,
+                touch: gate_rows.union(&rows),
                 forms,
                 bound,
                 clears: clears_only.then_some(rows),

@@ -1,6 +1,39 @@
-//! Evaluating an FFN on one column.
+//! Evaluating an FFN on one column, and finding the column's *inert rows*:
+//! the rows its output does not depend on, given what the other rows hold.
+//!
+//! A row is inert when its value is cleared (fused, or by a clear pair whose
+//! gate is exactly open) and no unit that can fire reads it: every group
+//! reading it was shut by a bound that holds for any |value| ≤ the returned
+//! tolerance, and it is no gate's row. While only inert rows change, and stay
+//! within the tolerance, every group evaluates as it did: the output is the
+//! same (the `dirty_rows` shortcut's use of it in `sparse::Sparse::layer`).
 
 use super::{Ffn, Group};
+
+/// The rows a column's output ignores, while they stay within `tol` in |value|.
+#[derive(Clone, Copy, Default)]
+pub struct Inert {
+    pub rows: RowMask,
+    pub tol: f32,
+}
+
+/// One column's evaluation: its input, what is known of it, the bound's M
+/// and which shortcuts apply.
+struct Pass<'a> {
+    a: &'a [f32],
+    nonzero: RowMask,
+    m: f64,
+    skip: bool,
+    fuse: bool,
+}
+
+/// What a group did with a column.
+enum Outcome {
+    Shut,
+    /// A clear group with its gate exactly open: its rows' values cancel.
+    Cleared(RowMask),
+    Live,
+}
 use crate::machine::sparse::rows::{ColumnScan, RowMask};
 use crate::machine::sparse::Shortcuts;
 use std::ops::Range;
@@ -40,19 +73,29 @@ impl Ffn {
     }
 
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column, up to the sign of
-    /// zeros (the caller stores `y + 0.0`); `scan` describes
-    /// `a`; `skip` enables the gate and zero skips, `fuse` the pair rules.
-    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) {
+    /// zeros (the caller stores `y + 0.0`); `scan` describes `a`. Returns the
+    /// inert rows (none unless `dirty_rows` and the fused, skipping path apply).
+    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
         let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
-        let m = scan.max_abs as f64;
+        // Every bound is taken at M = max(2·|largest value|, 4), so that what it
+        // shuts stays shut while inert rows change within that tolerance.
+        let tol = (2.0 * scan.max_abs).max(4.0);
+        let m = tol as f64;
+        let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse };
         let mut code = None;
+        let (mut live, mut cleared) = (RowMask::default(), RowMask::default());
+        let mut track = |o: Outcome, g: &Group| match o {
+            Outcome::Shut => {}
+            Outcome::Cleared(rows) => cleared = cleared.union(&rows),
+            Outcome::Live => live = live.union(&g.touch),
+        };
         if fuse {
             for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
                 *y = f32::from_bits(a.to_bits() & k);
             }
         } else {
             y.copy_from_slice(a);
-            self.group(&self.clears, a, scan, y, skip, false);
+            self.group(&self.clears, &p, y);
         }
         for fam in &self.families {
             let gated = !fam.gate_rows.is_empty();
@@ -64,36 +107,43 @@ impl Ffn {
                 let (s, t) = (ix.s_hi + ix.e * m, ix.t_hi + ix.e * m);
                 if let Some(c) = c.filter(|_| fam.bound.shut(s, t, m, self.eps)) {
                     for &(_, gi) in ix.groups.iter().filter(|g| g.0 == c) {
-                        self.group(&self.groups[gi], a, scan, y, skip, fuse);
+                        let g = &self.groups[gi];
+                        track(self.group(g, &p, y), g);
                     }
                     continue;
                 }
             }
             for g in &self.groups[fam.groups.clone()] {
-                self.group(g, a, scan, y, skip, fuse);
+                track(self.group(g, &p, y), g);
             }
         }
         for &(r, w) in &self.b2 {
             y[r] += w;
         }
+        if !(skip && fuse && sc.dirty_rows) {
+            return Inert::default();
+        }
+        let rows = self.keep_zero.union(&cleared).and(&live.union(&self.gate_rows).not());
+        Inert { rows, tol }
     }
 
     /// Adds group `g`'s units to `y`.
     #[inline]
-    fn group(&self, g: &Group, a: &[f32], scan: &ColumnScan, y: &mut [f32], skip: bool, fuse: bool) {
-        if skip && self.shut(g, a, &scan.nonzero, scan.max_abs as f64) {
-            return;
+    fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
+        let (a, nonzero, skip, fuse) = (p.a, &p.nonzero, p.skip, p.fuse);
+        if skip && self.shut(g, a, nonzero, p.m) {
+            return Outcome::Shut;
         }
-        let gamma = if skip && !g.gate_rows.meets(&scan.nonzero) { 0.0 } else { self.dot(&g.gate, a) };
+        let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
         if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {
             // Each pair adds −a[r] to row r (zero rows add nothing).
-            for r in rows.and(&scan.nonzero).iter() {
+            for r in rows.and(nonzero).iter() {
                 y[r] -= a[r];
             }
-            return;
+            return Outcome::Cleared(rows);
         }
         for f in &self.forms[g.forms.clone()] {
-            let q = if skip && !f.reads.meets(&scan.nonzero) {
+            let q = if skip && !f.reads.meets(nonzero) {
                 if gamma as f64 + f.max_b <= 0.0 {
                     continue;
                 }
@@ -117,5 +167,6 @@ impl Ffn {
                 }
             }
         }
+        Outcome::Live
     }
 }

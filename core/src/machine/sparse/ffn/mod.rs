@@ -37,6 +37,8 @@
 mod build;
 mod eval;
 
+pub use eval::Inert;
+
 use super::rows::RowMask;
 use std::ops::Range;
 
@@ -96,6 +98,8 @@ impl Bound {
 struct Group {
     gate: Range<usize>,
     gate_rows: RowMask,
+    /// Every row the group reads (gate and forms).
+    touch: RowMask,
     forms: Range<usize>,
     /// Every form is a clear pair: these rows are cleared where γ = 0.
     clears: Option<RowMask>,
@@ -133,6 +137,9 @@ pub struct Ffn {
     clears: Group,
     /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of `y`).
     keep: Vec<u32>,
+    /// The rows `keep` zeroes, and every row any gate reads.
+    keep_zero: RowMask,
+    gate_rows: RowMask,
     forms: Vec<Form>,
     units: Vec<UnitRec>,
     /// Gate terms and form terms, `(row, weight)`.
