@@ -58,6 +58,11 @@ impl RowMask {
     }
 
     #[inline]
+    pub fn has(&self, r: usize) -> bool {
+        self.0[r / 64] >> (r % 64) & 1 == 1
+    }
+
+    #[inline]
     pub fn not(&self) -> RowMask {
         RowMask([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
     }

@@ -63,7 +63,8 @@ impl Ffn {
             clears: Group::default(),
             keep: vec![!0; d],
             keep_zero: RowMask::default(),
-            gate_rows: RowMask::default(),
+            soft: RowMask::default(),
+            pattern_rows: RowMask::of_rows(pattern.iter().copied()),
             forms: Vec::new(),
             units: Vec::new(),
             terms: Vec::new(),
@@ -135,7 +136,9 @@ impl Ffn {
             let forms = first_form..ffn.forms.len();
             let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
             let gate_rows = RowMask::of_rows(gate.iter().map(|e| e.0));
-            ffn.gate_rows = ffn.gate_rows.union(&gate_rows);
+            if clears_only {
+                ffn.soft = ffn.soft.union(&rows);
+            }
             let group = Group {
                 gate: gate_at..gate_at + gate.len(),
                 gate_rows,

@@ -4,9 +4,12 @@
 //! A row is inert when its value is cleared (fused, or by a clear pair whose
 //! gate is exactly open) and no unit that can fire reads it: every group
 //! reading it was shut by a bound that holds for any |value| ≤ the returned
-//! tolerance, and it is no gate's row. While only inert rows change, and stay
-//! within the tolerance, every group evaluates as it did: the output is the
-//! same (the `dirty_rows` shortcut's use of it in `sparse::Sparse::layer`).
+//! tolerance (for a gate term on a clearable row, the bound takes the term at
+//! its worst), and no exact value of it was used (an open clear's gate, a
+//! family's all-zero gate rows, the opcode field). While only inert rows
+//! change, and stay within the tolerance, every group evaluates as it did:
+//! the output is the same (the `dirty_rows` shortcut's use of it in
+//! `sparse::Sparse::layer`).
 
 use super::{Ffn, Group};
 
@@ -29,7 +32,8 @@ struct Pass<'a> {
 
 /// What a group did with a column.
 enum Outcome {
-    Shut,
+    /// Shut; the bound used the exact values of these rows.
+    Shut(RowMask),
     /// A clear group with its gate exactly open: its rows' values cancel.
     Cleared(RowMask),
     Live,
@@ -55,21 +59,30 @@ impl Ffn {
         self.terms[terms.clone()].iter().fold(0.0, |s, &(r, w)| s + w * a[r])
     }
 
-    /// Whether no unit of group `g` can fire on `a` (M = `m`).
+    /// Whether no unit of group `g` can fire on `a` (M = `m`): `Some(rows
+    /// whose exact values the proof used)`. It tries first with the gate terms
+    /// on clearable rows at their worst (|w|·M), so those rows may change.
     #[inline]
-    fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> bool {
+    fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> Option<RowMask> {
         if g.gate.is_empty() {
-            return false;
+            return None;
         }
-        let (mut s, mut t) = (0f64, 0f64);
-        if g.gate_rows.meets(nonzero) {
+        let (mut s, mut t, mut soft_s, mut soft_t) = (0f64, 0f64, 0f64, 0f64);
+        if g.gate_rows.meets(nonzero) || g.gate_rows.meets(&self.soft) {
             for &(r, w) in &self.terms[g.gate.clone()] {
                 let v = w as f64 * a[r] as f64;
                 s += v;
                 t += v.abs();
+                let soft = self.soft.has(r);
+                soft_s += if soft { (w as f64).abs() * m } else { v };
+                soft_t += if soft { (w as f64).abs() * m } else { v.abs() };
             }
         }
-        g.bound.shut(s, t, m, self.eps)
+        if g.bound.shut(soft_s, soft_t, m, self.eps) {
+            Some(g.gate_rows.and(&self.soft.not()))
+        } else {
+            g.bound.shut(s, t, m, self.eps).then_some(g.gate_rows)
+        }
     }
 
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column, up to the sign of
@@ -83,11 +96,15 @@ impl Ffn {
         let m = tol as f64;
         let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse };
         let mut code = None;
-        let (mut live, mut cleared) = (RowMask::default(), RowMask::default());
-        let mut track = |o: Outcome, g: &Group| match o {
-            Outcome::Shut => {}
-            Outcome::Cleared(rows) => cleared = cleared.union(&rows),
-            Outcome::Live => live = live.union(&g.touch),
+        // Rows whose exact values the result depends on, and rows cleared.
+        let (mut pinned, mut cleared) = (RowMask::default(), RowMask::default());
+        let mut track = |o: Outcome, g: &Group, pinned: &mut RowMask| match o {
+            Outcome::Shut(rows) => *pinned = pinned.union(&rows),
+            Outcome::Cleared(rows) => {
+                cleared = cleared.union(&rows);
+                *pinned = pinned.union(&g.gate_rows);
+            }
+            Outcome::Live => *pinned = pinned.union(&g.touch),
         };
         if fuse {
             for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
@@ -100,21 +117,24 @@ impl Ffn {
         for fam in &self.families {
             let gated = !fam.gate_rows.is_empty();
             if skip && gated && !fam.gate_rows.meets(&scan.nonzero) && fam.bound.shut(0.0, 0.0, m, self.eps) {
+                pinned = pinned.union(&fam.gate_rows);
                 continue;
             }
             if let Some(ix) = fam.index.as_ref().filter(|_| skip && sc.gate_index) {
                 let c = *code.get_or_insert_with(|| self.field_code(a));
                 let (s, t) = (ix.s_hi + ix.e * m, ix.t_hi + ix.e * m);
                 if let Some(c) = c.filter(|_| fam.bound.shut(s, t, m, self.eps)) {
+                    // The other terms are bounded at M: only the opcode's rows are pinned.
+                    pinned = pinned.union(&self.pattern_rows);
                     for &(_, gi) in ix.groups.iter().filter(|g| g.0 == c) {
                         let g = &self.groups[gi];
-                        track(self.group(g, &p, y), g);
+                        track(self.group(g, &p, y), g, &mut pinned);
                     }
                     continue;
                 }
             }
             for g in &self.groups[fam.groups.clone()] {
-                track(self.group(g, &p, y), g);
+                track(self.group(g, &p, y), g, &mut pinned);
             }
         }
         for &(r, w) in &self.b2 {
@@ -123,7 +143,7 @@ impl Ffn {
         if !(skip && fuse && sc.dirty_rows) {
             return Inert::default();
         }
-        let rows = self.keep_zero.union(&cleared).and(&live.union(&self.gate_rows).not());
+        let rows = self.keep_zero.union(&cleared).and(&pinned.not());
         Inert { rows, tol }
     }
 
@@ -131,8 +151,8 @@ impl Ffn {
     #[inline]
     fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
         let (a, nonzero, skip, fuse) = (p.a, &p.nonzero, p.skip, p.fuse);
-        if skip && self.shut(g, a, nonzero, p.m) {
-            return Outcome::Shut;
+        if let Some(pinned) = self.shut(g, a, nonzero, p.m).filter(|_| skip) {
+            return Outcome::Shut(pinned);
         }
         let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
         if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {

@@ -137,9 +137,10 @@ pub struct Ffn {
     clears: Group,
     /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of `y`).
     keep: Vec<u32>,
-    /// The rows `keep` zeroes, and every row any gate reads.
+    /// The rows `keep` zeroes; every row a clear (fused or gated) clears; the opcode's rows.
     keep_zero: RowMask,
-    gate_rows: RowMask,
+    soft: RowMask,
+    pattern_rows: RowMask,
     forms: Vec<Form>,
     units: Vec<UnitRec>,
     /// Gate terms and form terms, `(row, weight)`.
