@@ -232,7 +232,7 @@ impl Sparse {
                     continue;
                 }
             }
-            let scan = rows::ColumnScan::load(a, src, acc);
+            let scan = rows::ColumnScan::load(a, &mut self.y, l.ffn.start(self.shortcuts), src, acc);
             l.inert[j] = l.ffn.apply(a, &scan, &mut self.y, self.shortcuts);
             let changed = rows::store(&mut out[j * d..(j + 1) * d], &self.y);
             if !changed.is_empty() {

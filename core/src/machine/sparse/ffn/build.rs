@@ -62,6 +62,7 @@ impl Ffn {
             groups: Vec::new(),
             clears: Group::default(),
             keep: vec![!0; d],
+            ones: vec![!0; d],
             keep_zero: RowMask::default(),
             soft: RowMask::default(),
             pattern_rows: RowMask::of_rows(pattern.iter().copied()),

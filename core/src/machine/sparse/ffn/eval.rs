@@ -85,9 +85,20 @@ impl Ffn {
         }
     }
 
+    /// What `y` starts from, bitwise: `a & start(sc)` (the caller forms it
+    /// while loading `a`).
+    pub fn start(&self, sc: Shortcuts) -> &[u32] {
+        if sc.fused_pairs {
+            &self.keep
+        } else {
+            &self.ones
+        }
+    }
+
     /// `y = a + W2·ReLU(W1·a + b1) + b2` for one column, up to the sign of
-    /// zeros (the caller stores `y + 0.0`); `scan` describes `a`. Returns the
-    /// inert rows (none unless `dirty_rows` and the fused, skipping path apply).
+    /// zeros (the caller stores `y + 0.0`), `y` holding `a & start(sc)` on
+    /// entry; `scan` describes `a`. Returns the inert rows (none unless
+    /// `dirty_rows` and the fused, skipping path apply).
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
         let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
         // Every bound is taken at M = max(2·|largest value|, 4), so that what it
@@ -106,12 +117,11 @@ impl Ffn {
             }
             Outcome::Live => *pinned = pinned.union(&g.touch),
         };
-        if fuse {
-            for ((y, &a), &k) in y.iter_mut().zip(a).zip(&self.keep) {
-                *y = f32::from_bits(a.to_bits() & k);
+        if !fuse {
+            // Not finite: the clears are evaluated as units after all.
+            if sc.fused_pairs {
+                y.copy_from_slice(a);
             }
-        } else {
-            y.copy_from_slice(a);
             self.group(&self.clears, &p, y);
         }
         for fam in &self.families {

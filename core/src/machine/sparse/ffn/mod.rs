@@ -135,8 +135,10 @@ pub struct Ffn {
     groups: Vec<Group>,
     /// The ungated clears (a group of their own, evaluated only unfused).
     clears: Group,
-    /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of `y`).
+    /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of
+    /// `y`); and all ones everywhere (the unfused start).
     keep: Vec<u32>,
+    ones: Vec<u32>,
     /// The rows `keep` zeroes; every row a clear (fused or gated) clears; the opcode's rows.
     keep_zero: RowMask,
     soft: RowMask,
@@ -156,7 +158,7 @@ impl Ffn {
         use std::mem::size_of;
         (self.groups.len() + 1) * size_of::<Group>()
             + self.families.len() * size_of::<Family>()
-            + self.keep.len() * 4
+            + (self.keep.len() + self.ones.len()) * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()
             + (self.terms.len() + self.w2.len() + self.b2.len()) * size_of::<(usize, f32)>()
