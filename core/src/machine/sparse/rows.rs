@@ -104,7 +104,7 @@ impl ColumnScan {
     pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let d = a.len();
         assert!(
-            d >= 4 && d <= RowMask::ROWS && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
+            (4..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86_64 baseline; the lengths are checked above.
