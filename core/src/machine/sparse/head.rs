@@ -56,8 +56,9 @@ pub struct Head {
     v: Vec<(usize, usize, f32)>,
     /// The distinct rows V writes.
     v_rows: Vec<usize>,
-    /// The rows K and V read: a column changed elsewhere keeps its key and V·x.
-    reads: RowMask,
+    /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
+    key_reads: RowMask,
+    v_reads: RowMask,
     n: usize,
     key: Vec<f32>,
     class: Vec<Class>,
@@ -96,7 +97,8 @@ impl Head {
             k,
             v,
             v_rows,
-            reads: RowMask::of_rows(h.k.iter().map(|e| e.1).chain(h.v.iter().map(|e| e.1))),
+            key_reads: RowMask::of_rows(h.k.iter().map(|e| e.1)),
+            v_reads: RowMask::of_rows(h.v.iter().map(|e| e.1)),
             n,
             key: vec![0.0; n * h.kdim],
             class: vec![Class::Zero; n],
@@ -253,29 +255,40 @@ impl Head {
         let vdim = self.v_rows.len();
         let mut keys_moved = false;
         for &j in dirty.list() {
-            if shortcuts.dirty_rows && !self.reads.meets(&dirty.rows(j)) {
-                continue;
-            }
+            // The key and V·x are functions of the rows they read: recompute what may have moved.
+            let rows = dirty.rows(j);
+            let (key_may, vx_may) = if shortcuts.dirty_rows {
+                (self.key_reads.meets(&rows), self.v_reads.meets(&rows))
+            } else {
+                (true, true)
+            };
             let col = &x[j * d..(j + 1) * d];
-            for r in 0..self.kdim {
-                let mut v = 0.0f32;
-                for &(i, w) in &self.k[self.k_at[r]..self.k_at[r + 1]] {
-                    v += w * col[i];
+            if key_may {
+                for r in 0..self.kdim {
+                    let mut v = 0.0f32;
+                    for &(i, w) in &self.k[self.k_at[r]..self.k_at[r + 1]] {
+                        v += w * col[i];
+                    }
+                    self.new_key[r] = v;
                 }
-                self.new_key[r] = v;
             }
-            self.new_vx.fill(0.0);
-            for &(o, c, w) in &self.v {
-                self.new_vx[o] += w * col[c];
+            if vx_may {
+                self.new_vx.fill(0.0);
+                for &(o, c, w) in &self.v {
+                    self.new_vx[o] += w * col[c];
+                }
             }
-            let same_key = same_bits(&self.new_key, self.key_of(j));
-            if same_key && same_bits(&self.new_vx, &self.vx[j * vdim..(j + 1) * vdim]) {
+            let same_key = !key_may || same_bits(&self.new_key, self.key_of(j));
+            let same_vx = !vx_may || same_bits(&self.new_vx, &self.vx[j * vdim..(j + 1) * vdim]);
+            if same_key && same_vx {
                 continue;
             }
             self.contribute(j, -1.0, d, acc, changed);
             self.target[j] = NOWHERE;
             self.redo.insert(j);
-            self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
+            if !same_vx {
+                self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
+            }
             if !same_key {
                 keys_moved = true;
                 self.rekey(j);
