@@ -5,7 +5,7 @@
 //! Each layer keeps its last input and output (`bufs[l]`, `bufs[l + 1]`)
 //! and, per head, the keys, V·x, targets and attention sum of that input.
 //! `pending[l]` lists the columns of `bufs[l]` that changed since layer l
-//! last read it. A step touches a handful of columns (column 0, the PC's
+//! last read it, with the rows that changed. A step touches a handful of columns (column 0, the PC's
 //! instruction column, the written memory column), so a layer recomputes
 //! only those columns and the columns whose attention sum moved; every
 //! other column's output is, by the column-wise definition, what it was.
@@ -16,12 +16,12 @@
 //!   layer recomputes every column (the caches still have to agree).
 //! - **gate skip**: FFN unit groups whose gate is provably shut, or that read
 //!   only zero rows with no positive bias, are skipped ([`ffn`]).
-//! - **dirty rows**: a head skips a changed column whose changed rows its
-//!   keys and values do not read ([`head`]).
+//! - **dirty rows**: pending columns carry the rows that moved. A head
+//!   recomputes a key only if its key rows moved, a value only if its value
+//!   rows did ([`head`]); a column that moved only in rows its last output
+//!   provably ignored keeps that output ([`ffn`]'s inert rows).
 //! - **gate index**: column 0's opcode picks the one open group of each
 //!   family gated by opcode patterns, after one bound test ([`ffn`]).
-//! - **dirty rows** (also): a column that moved only in rows its last
-//!   output provably ignored keeps that output ([`ffn`]'s inert rows).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
 
