@@ -3,7 +3,7 @@
 //! attention sum `acc`, all consistent with the layer input last seen.
 //! Only columns whose input changed are recomputed; a source whose targets
 //! change (because some other column's key moved) has its contribution
-//! retracted from `acc` and re-added at the new targets.
+//! moved in `acc`: each old or new target gets (new − old weight)·V·x.
 //!
 //! Targets by index (the `argmax_index` shortcut): when every key lies in
 //! {−1, 0, 1}, a source with an all-±1 key scores kdim exactly against the
@@ -13,8 +13,9 @@
 //! Keys with a 0 among ±1s, or any key value outside {−1, 0, 1}, are scanned
 //! as the dense definition does.
 //!
-//! Retracting and re-adding is exact because every value is a small dyadic
-//! rational (spec §1): the sums never round, so their order does not matter.
+//! Moving contributions by differences is exact because every value is a
+//! small dyadic rational (spec §1): the sums never round, so their order
+//! does not matter.
 
 use super::changes::Changes;
 use super::colset::ColSet;
@@ -217,22 +218,27 @@ impl Head {
         }
     }
 
-    /// Adds `sign`·(source i's contribution) into `acc` at its recorded targets.
-    fn contribute(&self, i: usize, sign: f32, d: usize, acc: &mut [f32], changed: &mut ColSet) {
-        let t = self.target[i];
-        if t.w == 0.0 {
-            return;
-        }
-        let vdim = self.v_rows.len();
-        let vx = &self.vx[i * vdim..(i + 1) * vdim];
-        for col in [t.t1, t.t2] {
-            if col == usize::MAX {
-                continue;
+    /// Moves source i's contribution to target `t`: each column gets (new
+    /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
+    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut ColSet) {
+        let (old, vdim) = (self.target[i], self.v_rows.len());
+        self.target[i] = t;
+        let mut moves: [(usize, f32); 4] = [(usize::MAX, 0.0); 4];
+        let mut add = |col: usize, w: f32| {
+            if col != usize::MAX {
+                let slot = moves.iter().position(|m| m.0 == col || m.0 == usize::MAX).expect("four slots");
+                moves[slot] = (col, moves[slot].1 + w);
             }
+        };
+        for (col, w) in [(old.t1, -old.w), (old.t2, -old.w), (t.t1, t.w), (t.t2, t.w)] {
+            add(col, w);
+        }
+        let vx = &self.vx[i * vdim..(i + 1) * vdim];
+        for &(col, w) in moves.iter().filter(|m| m.0 != usize::MAX && m.1 != 0.0) {
             changed.insert(col);
             let dst = &mut acc[col * d..(col + 1) * d];
             for (&o, &v) in self.v_rows.iter().zip(vx) {
-                dst[o] += sign * (t.w * v);
+                dst[o] += w * v;
             }
         }
     }
@@ -283,8 +289,7 @@ impl Head {
             if same_key && same_vx {
                 continue;
             }
-            self.contribute(j, -1.0, d, acc, changed);
-            self.target[j] = NOWHERE;
+            self.retarget(j, NOWHERE, d, acc, changed);
             self.redo.insert(j);
             if !same_vx {
                 self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
@@ -313,9 +318,7 @@ impl Head {
             let i = self.redo.list[k];
             let t = self.target_of(i, use_index);
             if t != self.target[i] {
-                self.contribute(i, -1.0, d, acc, changed);
-                self.target[i] = t;
-                self.contribute(i, 1.0, d, acc, changed);
+                self.retarget(i, t, d, acc, changed);
             }
         }
     }
