@@ -223,12 +223,26 @@ impl Sparse {
             let a = &mut self.col;
             let (src, acc) = (&inp[j * d..(j + 1) * d], (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]));
             if self.shortcuts.dirty_rows {
-                // Moved only in rows the last output ignored, within their tolerance: same output.
+                // Moved only in rows the last output ignored or copied, within their
+                // tolerance: the same output, with the copied rows copied again.
                 let heads_moved = if l.acc_changed.contains(j) { l.head_rows } else { RowMask::default() };
                 let moved = pending.rows(j).union(&heads_moved);
                 let inert = &l.inert[j];
                 let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
-                if moved.and(&inert.rows.not()).is_empty() && moved.iter().all(|r| value(r).abs() <= inert.tol) {
+                let known = moved.and(&inert.rows.union(&inert.pass).not()).is_empty();
+                if known && moved.iter().all(|r| value(r).abs() <= inert.tol) {
+                    let dst = &mut out[j * d..(j + 1) * d];
+                    let mut changed = RowMask::default();
+                    for r in moved.and(&inert.pass).iter() {
+                        let v = value(r) + 0.0;
+                        if v.to_bits() != dst[r].to_bits() {
+                            dst[r] = v;
+                            changed.set(r);
+                        }
+                    }
+                    if !changed.is_empty() {
+                        next.insert(j, changed);
+                    }
                     continue;
                 }
             }

@@ -71,6 +71,8 @@ impl Ffn {
             terms: Vec::new(),
             w2: Vec::new(),
             b2: f.b2.clone(),
+            b2_rows: RowMask::of_rows(f.b2.iter().map(|e| e.0)),
+            rows: RowMask::of_rows(0..d),
             eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
         };
         // `ReLU(x + γ)·(−1) + ReLU(−x + γ)·(+1)` on one row: clears it where γ = 0.
@@ -137,6 +139,9 @@ impl Ffn {
             let forms = first_form..ffn.forms.len();
             let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
             let gate_rows = RowMask::of_rows(gate.iter().map(|e| e.0));
+            let units = ffn.forms[forms.clone()].first().map_or(0, |f| f.units.start)..ffn.units.len();
+            let writes =
+                RowMask::of_rows(ffn.units[units].iter().flat_map(|u| ffn.w2[u.w2.clone()].iter().map(|e| e.0)));
             if clears_only {
                 ffn.soft = ffn.soft.union(&rows);
             }
@@ -144,6 +149,7 @@ impl Ffn {
                 gate: gate_at..gate_at + gate.len(),
                 gate_rows,
                 touch: gate_rows.union(&rows),
+                writes,
                 forms,
                 bound,
                 clears: clears_only.then_some(rows),

@@ -9,14 +9,18 @@
 //! family's all-zero gate rows, the opcode field). While only inert rows
 //! change, and stay within the tolerance, every group evaluates as it did:
 //! the output is the same (the `dirty_rows` shortcut's use of it in
-//! `sparse::Sparse::layer`).
+//! `sparse::Sparse::layer`). A row is *passed through* when nothing clears,
+//! reads (as above) or writes it: its output is its input (+ 0.0), so a
+//! change of it moves the output by exactly that much.
 
 use super::{Ffn, Group};
 
-/// The rows a column's output ignores, while they stay within `tol` in |value|.
+/// The rows a column's output ignores, and the rows it copies, while they
+/// stay within `tol` in |value|.
 #[derive(Clone, Copy, Default)]
 pub struct Inert {
     pub rows: RowMask,
+    pub pass: RowMask,
     pub tol: f32,
 }
 
@@ -107,15 +111,18 @@ impl Ffn {
         let m = tol as f64;
         let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse };
         let mut code = None;
-        // Rows whose exact values the result depends on, and rows cleared.
-        let (mut pinned, mut cleared) = (RowMask::default(), RowMask::default());
+        // Rows whose exact values the result depends on, rows cleared, rows written.
+        let (mut pinned, mut cleared, mut written) = (RowMask::default(), RowMask::default(), RowMask::default());
         let mut track = |o: Outcome, g: &Group, pinned: &mut RowMask| match o {
             Outcome::Shut(rows) => *pinned = pinned.union(&rows),
             Outcome::Cleared(rows) => {
                 cleared = cleared.union(&rows);
                 *pinned = pinned.union(&g.gate_rows);
             }
-            Outcome::Live => *pinned = pinned.union(&g.touch),
+            Outcome::Live => {
+                *pinned = pinned.union(&g.touch);
+                written = written.union(&g.writes);
+            }
         };
         if !fuse {
             // Not finite: the clears are evaluated as units after all.
@@ -154,7 +161,8 @@ impl Ffn {
             return Inert::default();
         }
         let rows = self.keep_zero.union(&cleared).and(&pinned.not());
-        Inert { rows, tol }
+        let pass = rows.union(&pinned).union(&written).union(&self.b2_rows).not().and(&self.rows);
+        Inert { rows, pass, tol }
     }
 
     /// Adds group `g`'s units to `y`.

@@ -98,8 +98,9 @@ impl Bound {
 struct Group {
     gate: Range<usize>,
     gate_rows: RowMask,
-    /// Every row the group reads (gate and forms).
+    /// Every row the group reads (gate and forms), and every row it writes.
     touch: RowMask,
+    writes: RowMask,
     forms: Range<usize>,
     /// Every form is a clear pair: these rows are cleared where γ = 0.
     clears: Option<RowMask>,
@@ -149,6 +150,9 @@ pub struct Ffn {
     terms: Vec<(usize, f32)>,
     w2: Vec<(usize, f32)>,
     b2: Vec<(usize, f32)>,
+    b2_rows: RowMask,
+    /// Rows `0..d`.
+    rows: RowMask,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
