@@ -126,6 +126,9 @@ pub struct Session {
     engine: EngineKind,
     /// The source text, configuration and engine the loaded machine was built for.
     built: Option<(String, Config, EngineKind)>,
+    /// Counts builds: views of the build alone (listing, column window) key on
+    /// it instead of comparing what they show on every step.
+    builds: u64,
     program: Option<Program>,
     listing: Vec<ListingRow>,
     diagnostics: Vec<Diagnostic>,
@@ -151,6 +154,7 @@ impl Session {
             config,
             engine: EngineKind::Sparse,
             built: None,
+            builds: 0,
             program: None,
             listing: Vec::new(),
             diagnostics: Vec::new(),
@@ -216,6 +220,7 @@ impl Session {
         self.program = None;
         self.listing.clear();
         self.built = Some((self.source.clone(), self.config, self.engine));
+        self.builds += 1;
         let (program, diagnostics) = match self.lang {
             Lang::C => {
                 let c = compiler::compile(&self.source, self.config);
@@ -419,7 +424,8 @@ impl Session {
     }
 
     /// Marks the current state as "before" for the highlights: the run loop
-    /// calls it once per frame, so changes since the last drawn frame show.
+    /// calls it after each refresh of the views, so changes since the last
+    /// drawn state show.
     pub fn mark(&mut self) {
         self.remember_before();
     }
@@ -584,6 +590,11 @@ impl Session {
     /// The last traced instruction (manual steps on a transformer).
     pub fn trace(&self) -> Option<&StepTrace> {
         self.layers.as_ref().map(|l| &l.trace)
+    }
+
+    /// How many builds there were (changes with every build, and only then).
+    pub fn builds(&self) -> u64 {
+        self.builds
     }
 
     pub fn listing(&self) -> &[ListingRow] {

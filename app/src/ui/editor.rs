@@ -3,6 +3,7 @@
 //! draft; diagnostics, the executing line and breakpoints flow both ways.
 
 use super::{Actions, SessionSignal};
+use crate::session::Session;
 use crate::storage;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -105,17 +106,22 @@ pub fn Editor(session: SessionSignal, actions: Actions, handle: EditorHandle, da
         key.forget();
         handle.0.set(Some(h));
     });
-    // Squiggles for what the last build found.
+    // Squiggles for what the last build found. Both go through memos: a
+    // running machine updates the session every frame, and an editor
+    // transaction per frame for an unchanged line costs more than the steps.
+    let builds = Memo::new(move |_| session.with(Session::builds));
     Effect::new(move |_| {
         let Some(h) = handle.0.get() else { return };
-        let json = session.with(|s| serde_json::to_string(s.diagnostics()).unwrap_or_default());
+        // Read, not `track()`ed: a memo nobody reads never runs, and never hears of a build.
+        let _ = builds.get();
+        let json = session.with_untracked(|s| serde_json::to_string(s.diagnostics()).unwrap_or_default());
         set_diagnostics(h, &json);
     });
     // The executing line while stepping (cleared when nothing is loaded).
+    let line = Memo::new(move |_| session.with(|s| if s.steps() > 0 { s.pc_line() } else { None }));
     Effect::new(move |_| {
         let Some(h) = handle.0.get() else { return };
-        let line = session.with(|s| if s.steps() > 0 { s.pc_line() } else { None });
-        set_current_line(h, line.unwrap_or(0));
+        set_current_line(h, line.get().unwrap_or(0));
     });
     Effect::new(move |_| {
         let d = dark.get();

@@ -2,7 +2,7 @@
 //! the narrated change, variables, decoded registers and the listing.
 
 use super::{Runner, SessionSignal};
-use crate::session::Phase;
+use crate::session::{Phase, Session};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -109,10 +109,12 @@ pub fn MachineView(session: SessionSignal) -> impl IntoView {
 #[component]
 pub fn Listing(session: SessionSignal) -> impl IntoView {
     let current = Memo::new(move |_| session.with(|s| s.pc_index()));
+    // Only the rows whose highlight flips rerun when the PC moves, not one per row.
+    let is_current = Selector::new(move || current.get());
     let list = NodeRef::<leptos::html::Ol>::new();
     // Keep the current instruction in view inside the listing (not the page).
     Effect::new(move |_| {
-        current.track();
+        let _ = current.get();
         let Some(ol) = list.get() else { return };
         if let Some(li) = ol.query_selector("li.current").ok().flatten() {
             if let Ok(li) = li.dyn_into::<web_sys::HtmlElement>() {
@@ -121,16 +123,19 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
             }
         }
     });
-    let build = Memo::new(move |_| session.with(|s| s.listing().to_vec()));
+    let build = Memo::new(move |_| session.with(Session::builds));
     let rows = move || {
-        build
-            .get()
+        // Read, not `track()`ed: a memo nobody reads never runs, and never hears of a build.
+        let _ = build.get();
+        session
+            .with_untracked(|s| s.listing().to_vec())
             .into_iter()
             .map(|r| match r.index {
-                Some(k) => view! {
-                    <li class="ins" title=r.doc class:current=move || current.get() == Some(k)>{r.text}</li>
+                Some(k) => {
+                    let sel = is_current.clone();
+                    view! { <li class="ins" title=r.doc class:current=move || sel.selected(&Some(k))>{r.text}</li> }
+                        .into_any()
                 }
-                .into_any(),
                 None => view! { <li class="src">{r.text}</li> }.into_any(),
             })
             .collect_view()

@@ -11,6 +11,10 @@ use leptos::prelude::*;
 /// Milliseconds of execution per frame.
 pub const SLICE_MS: f64 = 8.0;
 
+/// At full speed the views refresh at most this often (20 per second): laying
+/// out and painting the page every frame took as long as the frame's steps.
+const REFRESH_MS: f64 = 50.0;
+
 /// Speeds offered, in steps per second; 0 = as fast as possible.
 pub const SPEEDS: [u32; 6] = [0, 10_000, 1_000, 100, 10, 1];
 
@@ -27,6 +31,8 @@ pub struct Runner {
     chunk: StoredValue<u64>,
     owed: StoredValue<f64>,
     last: StoredValue<f64>,
+    /// When the views last refreshed, and the steps run since.
+    shown: StoredValue<(f64, u64)>,
 }
 
 fn now() -> f64 {
@@ -44,6 +50,7 @@ impl Runner {
             chunk: StoredValue::new(1),
             owed: StoredValue::new(0.0),
             last: StoredValue::new(0.0),
+            shown: StoredValue::new((0.0, 0)),
         }
     }
 
@@ -57,6 +64,8 @@ impl Runner {
 
     pub fn pause(&self) {
         self.running.set(false);
+        // The last frames may have run unshown.
+        self.session.notify();
     }
 
     pub fn toggle(&self) {
@@ -68,6 +77,7 @@ impl Runner {
             self.chunk.set_value(1);
             self.last.set_value(now());
             self.owed.set_value(0.0);
+            self.shown.set_value((now(), 0));
             let me = *self;
             request_animation_frame(move || me.tick());
         }
@@ -94,8 +104,13 @@ impl Runner {
         let frames = self.demo.active();
         // A demo with an fps waits this long after a frame() before going on.
         let mut pause = None;
-        self.session.update(|s| {
-            s.mark();
+        let (shown, unshown) = self.shown.get_value();
+        let refresh = speed != 0 || start - shown >= REFRESH_MS;
+        let run = |s: &mut crate::session::Session| {
+            // Highlights show what changed since the views last refreshed.
+            if unshown == 0 {
+                s.mark();
+            }
             let before = s.steps();
             while allowed > 0 && now() - start < SLICE_MS {
                 let chunk = self.chunk.get_value().min(allowed);
@@ -125,10 +140,22 @@ impl Runner {
                     break;
                 }
             }
-        });
-        if dt > 0.0 {
+        };
+        if refresh {
+            self.session.update(run);
+        } else {
+            self.session.update_untracked(run);
+        }
+        let unshown = unshown + done;
+        if refresh {
             let r = self.rate.get_untracked();
-            self.rate.set(0.8 * r + 0.2 * (done as f64 * 1000.0 / dt));
+            let dt = start - shown;
+            if dt > 0.0 {
+                self.rate.set(0.8 * r + 0.2 * (unshown as f64 * 1000.0 / dt));
+            }
+            self.shown.set_value((start, 0));
+        } else {
+            self.shown.set_value((shown, unshown));
         }
         if stop != Stop::Slice {
             self.pause();
