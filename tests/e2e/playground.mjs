@@ -238,10 +238,26 @@ const checks = [
           for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
         }).observe({ type: "longtask" });
       });
+      // The classic puzzle (3.2 M steps) is still running after four seconds.
+      const example = page.getByTestId("demo-example");
+      const classic = await example
+        .locator("option")
+        .evaluateAll((os) => os.find((o) => o.textContent.startsWith("Classic"))?.value);
+      await example.selectOption(classic);
       await page.getByTestId("run").click();
       await new Promise((r) => setTimeout(r, 4000));
       await page.getByTestId("run").click();
+      await expectText(page, "status", "paused");
       const steps = Number(await text(page, "step-count"));
+      // The views caught up with the last frames, and the listing scrolled to the PC.
+      const shown = await page.evaluate(() => {
+        const ol = document.querySelector(".listing ol");
+        const li = ol?.querySelector("li.current");
+        if (!li) return "no current row";
+        const [a, b] = [ol.getBoundingClientRect(), li.getBoundingClientRect()];
+        return b.top >= a.top && b.bottom <= a.bottom ? "in view" : `row ${li.dataset.pc} out of view`;
+      });
+      if (shown !== "in view") throw new Error(`listing: ${shown}`);
       const longest = await page.evaluate(() => window.__longest);
       console.log(`     Sudoku: ${steps} steps in 4 s on the sparse transformer; longest task ${longest.toFixed(0)} ms`);
       await shot(page, "11-sudoku-after-run");

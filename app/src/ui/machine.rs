@@ -113,10 +113,11 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
     let is_current = Selector::new(move || current.get());
     let list = NodeRef::<leptos::html::Ol>::new();
     // Keep the current instruction in view inside the listing (not the page).
+    // Found by its index: the highlight's own effect may not have run yet.
     Effect::new(move |_| {
-        let _ = current.get();
+        let Some(k) = current.get() else { return };
         let Some(ol) = list.get() else { return };
-        if let Some(li) = ol.query_selector("li.current").ok().flatten() {
+        if let Some(li) = ol.query_selector(&format!("li[data-pc=\"{k}\"]")).ok().flatten() {
             if let Ok(li) = li.dyn_into::<web_sys::HtmlElement>() {
                 let top = li.offset_top() - ol.offset_top() - ol.client_height() / 2;
                 ol.set_scroll_top(top.max(0));
@@ -133,7 +134,7 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
             .map(|r| match r.index {
                 Some(k) => {
                     let sel = is_current.clone();
-                    view! { <li class="ins" title=r.doc class:current=move || sel.selected(&Some(k))>{r.text}</li> }
+                    view! { <li class="ins" data-pc=k title=r.doc class:current=move || sel.selected(&Some(k))>{r.text}</li> }
                         .into_any()
                 }
                 None => view! { <li class="src">{r.text}</li> }.into_any(),
