@@ -227,19 +227,8 @@ impl Sparse {
                 // tolerance: the same output, with the copied rows copied again.
                 let heads_moved = if l.acc_changed.contains(j) { l.head_rows } else { RowMask::default() };
                 let moved = pending.rows(j).union(&heads_moved);
-                let inert = &l.inert[j];
                 let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
-                let known = moved.and(&inert.rows.union(&inert.pass).not()).is_empty();
-                if known && moved.iter().all(|r| value(r).abs() <= inert.tol) {
-                    let dst = &mut out[j * d..(j + 1) * d];
-                    let mut changed = RowMask::default();
-                    for r in moved.and(&inert.pass).iter() {
-                        let v = value(r) + 0.0;
-                        if v.to_bits() != dst[r].to_bits() {
-                            dst[r] = v;
-                            changed.set(r);
-                        }
-                    }
+                if let Some(changed) = l.inert[j].carry(moved, value, &mut out[j * d..(j + 1) * d]) {
                     if !changed.is_empty() {
                         next.insert(j, changed);
                     }

@@ -14,14 +14,42 @@
 //! change of it moves the output by exactly that much.
 
 use super::{Ffn, Group};
+use crate::machine::sparse::rows::{ColumnScan, RowMask};
+use crate::machine::sparse::Shortcuts;
+use std::ops::Range;
 
-/// The rows a column's output ignores, and the rows it copies, while they
-/// stay within `tol` in |value|.
+/// The rows a column's output ignores or copies, while they stay within
+/// `tol` in |value|.
 #[derive(Clone, Copy, Default)]
 pub struct Inert {
-    pub rows: RowMask,
-    pub pass: RowMask,
-    pub tol: f32,
+    /// The inert rows and the passed-through rows.
+    free: RowMask,
+    /// The passed-through rows.
+    pass: RowMask,
+    tol: f32,
+}
+
+impl Inert {
+    /// After the rows `moved` of a column's input changed (`value(r)`: the
+    /// new input), brings the last output `dst` up to date without an
+    /// evaluation if that is exact: `Some(rows of dst that changed)`, else
+    /// None (evaluate).
+    #[inline]
+    pub fn carry(&self, moved: RowMask, value: impl Fn(usize) -> f32, dst: &mut [f32]) -> Option<RowMask> {
+        // `<=` is false for NaN: a NaN is never carried.
+        if !moved.and(&self.free.not()).is_empty() || !moved.iter().all(|r| value(r).abs() <= self.tol) {
+            return None;
+        }
+        let mut changed = RowMask::default();
+        for r in moved.and(&self.pass).iter() {
+            let v = value(r) + 0.0;
+            if v.to_bits() != dst[r].to_bits() {
+                dst[r] = v;
+                changed.set(r);
+            }
+        }
+        Some(changed)
+    }
 }
 
 /// One column's evaluation: its input, what is known of it, the bound's M
@@ -42,9 +70,6 @@ enum Outcome {
     Cleared(RowMask),
     Live,
 }
-use crate::machine::sparse::rows::{ColumnScan, RowMask};
-use crate::machine::sparse::Shortcuts;
-use std::ops::Range;
 
 impl Ffn {
     /// The opcode field as a pattern code, if every row of it is exactly ±1.
@@ -162,14 +187,14 @@ impl Ffn {
         }
         let rows = self.keep_zero.union(&cleared).and(&pinned.not());
         let pass = rows.union(&pinned).union(&written).union(&self.b2_rows).not().and(&self.rows);
-        Inert { rows, pass, tol }
+        Inert { free: rows.union(&pass), pass, tol }
     }
 
     /// Adds group `g`'s units to `y`.
     #[inline]
     fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
         let (a, nonzero, skip, fuse) = (p.a, &p.nonzero, p.skip, p.fuse);
-        if let Some(pinned) = self.shut(g, a, nonzero, p.m).filter(|_| skip) {
+        if let Some(pinned) = skip.then(|| self.shut(g, a, nonzero, p.m)).flatten() {
             return Outcome::Shut(pinned);
         }
         let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
