@@ -3,7 +3,6 @@
 //! draft; diagnostics, the executing line and breakpoints flow both ways.
 
 use super::{Actions, SessionSignal};
-use crate::session::Session;
 use crate::storage;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -109,10 +108,9 @@ pub fn Editor(session: SessionSignal, actions: Actions, handle: EditorHandle, da
     // Squiggles for what the last build found. Both go through memos: a
     // running machine updates the session every frame, and an editor
     // transaction per frame for an unchanged line costs more than the steps.
-    let builds = Memo::new(move |_| session.with(Session::builds));
+    let builds = super::builds(session);
     Effect::new(move |_| {
         let Some(h) = handle.0.get() else { return };
-        // Read, not `track()`ed: a memo nobody reads never runs, and never hears of a build.
         let _ = builds.get();
         let json = session.with_untracked(|s| serde_json::to_string(s.diagnostics()).unwrap_or_default());
         set_diagnostics(h, &json);

@@ -5,7 +5,6 @@
 
 use super::SessionSignal;
 use crate::heatmap::{changed, render, Window, Zone};
-use crate::session::Session;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use loom_core::machine::layout::GROUPS;
@@ -50,9 +49,8 @@ pub fn Heatmap(session: SessionSignal) -> impl IntoView {
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
     let width = move || canvas.get().and_then(|c| c.parent_element()).map_or(900, |p| p.client_width() as usize);
     // A new build shows its interesting columns again.
-    let build = Memo::new(move |_| session.with(Session::builds));
+    let build = super::builds(session);
     Effect::new(move |_| {
-        // Read, not `track()`ed: a memo nobody reads never runs, and never hears of a build.
         let _ = build.get();
         view.set(None);
     });

@@ -2,7 +2,7 @@
 //! the narrated change, variables, decoded registers and the listing.
 
 use super::{Runner, SessionSignal};
-use crate::session::{Phase, Session};
+use crate::session::Phase;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -124,9 +124,8 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
             }
         }
     });
-    let build = Memo::new(move |_| session.with(Session::builds));
+    let build = super::builds(session);
     let rows = move || {
-        // Read, not `track()`ed: a memo nobody reads never runs, and never hears of a build.
         let _ = build.get();
         session
             .with_untracked(|s| s.listing().to_vec())

@@ -22,6 +22,14 @@ pub use runner::Runner;
 /// the (single-threaded) local arena.
 pub type SessionSignal = RwSignal<Session, LocalStorage>;
 
+/// Changes with every build, and only then: what shows the build alone (the
+/// listing, the squiggles, the heatmap's window) depends on this rather than
+/// on the session, which a running machine updates every frame. Subscribe
+/// with `get()`: `track()` alone never runs a memo, so it never hears of a build.
+pub fn builds(session: SessionSignal) -> Memo<u64> {
+    Memo::new(move |_| session.with(Session::builds))
+}
+
 /// The configuration a first visit starts with.
 const DEFAULT_CONFIG: &str = "default";
 
