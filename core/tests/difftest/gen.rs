@@ -1,0 +1,627 @@
+//! The generator: a seed gives one random [`Program`] in our C subset, which
+//! terminates (every loop is counted or guarded, `MAX_MULT` bounds how often a
+//! statement runs), stays in bounds (indices are masked), and is defined C with
+//! one meaning (no unsequenced side effects, shift counts below N, no
+//! uninitialised reads). Division by anything stays: a zero divisor is our
+//! machine's fault, which gcc's side reports the same way.
+
+use super::known;
+use super::program::*;
+use super::rng::Rng;
+use super::scope::*;
+
+/// No statement runs more often than this per run of `main`.
+const MAX_MULT: u64 = 64;
+/// Nodes in `main` once calls are inlined: keeps most programs within the
+/// instruction slots of a 512-column machine.
+const MAX_SIZE: usize = 260;
+
+/// The program a seed names. `avoid_known`: steer around the bugs in `known`.
+pub fn program(seed: u64, avoid_known: bool) -> Program {
+    let mut rng = Rng::new(seed);
+    let bits = if rng.chance(1, 4) { 16 } else { 8 };
+    let mut g = Gen {
+        rng,
+        bits,
+        scopes: Scopes::default(),
+        funcs: Vec::new(),
+        fresh: 0,
+        cur: Acc::default(),
+        mult: 1,
+        loops: 0,
+        returns_int: false,
+        avoid_known,
+    };
+    g.program()
+}
+
+struct Gen {
+    rng: Rng,
+    bits: u32,
+    scopes: Scopes,
+    funcs: Vec<FnInfo>,
+    fresh: usize,
+    /// What the function being written touches so far.
+    cur: Acc,
+    /// How often the current statement runs per call of its function.
+    mult: u64,
+    /// Enclosing loops (`break` and `continue` need one).
+    loops: u32,
+    returns_int: bool,
+    avoid_known: bool,
+}
+
+#[derive(Default)]
+struct Acc {
+    reads: Names,
+    writes: Names,
+    may_fault: bool,
+    mult: u64,
+    size: usize,
+}
+
+/// The expression being written: its footprint and what it may contain.
+struct Cx {
+    fp: Footprint,
+    mode: Mode,
+}
+
+/// How an assignment target is used.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    /// `t = …` as a statement: the right side may read `t` and call functions that write it.
+    Plain,
+    /// `t op= …`, `t++`: `t` is also read.
+    ReadWrite,
+    /// An assignment inside an expression.
+    Nested,
+}
+
+impl Gen {
+    fn program(&mut self) -> Program {
+        self.scopes.push();
+        let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
+        let mut funcs = Vec::new();
+        for _ in 0..self.rng.below(5) {
+            funcs.push(self.function(false));
+        }
+        funcs.push(self.function(true));
+        Program { bits: self.bits, globals, funcs }
+    }
+
+    fn name(&mut self, prefix: &str) -> String {
+        self.fresh += 1;
+        format!("{prefix}{}", self.fresh)
+    }
+
+    fn global(&mut self) -> Global {
+        let len = self.rng.chance(1, 3).then(|| 1 + self.rng.below(8));
+        let name = self.name(if len.is_some() { "a" } else { "g" });
+        let n = len.unwrap_or(1);
+        let init =
+            if self.rng.chance(1, 3) { Vec::new() } else { (0..1 + self.rng.below(n)).map(|_| self.value()).collect() };
+        self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true });
+        Global { name, len, init }
+    }
+
+    fn function(&mut self, main: bool) -> Func {
+        let name = if main { "main".to_string() } else { self.name("f") };
+        let arity = if main { 0 } else { self.rng.below(4) };
+        self.returns_int = self.rng.chance(if main { 3 } else { 4 }, if main { 4 } else { 5 });
+        self.scopes.push();
+        let params: Vec<String> = (0..arity).map(|_| self.name("p")).collect();
+        for p in &params {
+            self.scopes.declare(Var { name: p.clone(), len: None, writable: true, global: false });
+        }
+        self.cur = Acc { mult: 1, ..Acc::default() };
+        self.mult = 1;
+        self.loops = 0;
+        let n = if main { 3 + self.rng.below(8) } else { 1 + self.rng.below(5) };
+        let mut body = Vec::new();
+        self.stmts_into(&mut body, n, if main { 3 } else { 2 });
+        if self.returns_int {
+            let e = if main && self.rng.chance(1, 2) { Expr::Num(0, Lit::Dec) } else { self.full_expr() };
+            body.push(Stmt::Return(Some(e)));
+        }
+        self.scopes.pop();
+        if !main {
+            let acc = std::mem::take(&mut self.cur);
+            self.funcs.push(FnInfo {
+                name: name.clone(),
+                arity,
+                returns_int: self.returns_int,
+                reads: acc.reads,
+                writes: acc.writes,
+                may_fault: acc.may_fault,
+                mult: acc.mult,
+                size: acc.size,
+            });
+        }
+        Func { name, params, returns_int: self.returns_int, body }
+    }
+
+    /// A block in its own scope.
+    fn block(&mut self, n: usize, depth: u32) -> Vec<Stmt> {
+        self.scopes.push();
+        let mut out = Vec::new();
+        self.stmts_into(&mut out, n, depth);
+        self.scopes.pop();
+        out
+    }
+
+    fn stmts_into(&mut self, out: &mut Vec<Stmt>, n: usize, depth: u32) {
+        for _ in 0..n {
+            if self.cur.size > MAX_SIZE {
+                break;
+            }
+            out.push(self.stmt(depth));
+        }
+    }
+
+    fn stmt(&mut self, depth: u32) -> Stmt {
+        self.cur.size += 1;
+        let nested = depth > 0;
+        match self.rng.below(100) {
+            0..=11 => self.decl_scalar(),
+            12..=15 => self.decl_array(),
+            16..=44 => self.assign_stmt(),
+            45..=54 if nested => {
+                let c = self.full_expr();
+                let n = 1 + self.rng.below(3);
+                let a = self.block(n, depth - 1);
+                let b = self.rng.chance(1, 2).then(|| {
+                    let n = 1 + self.rng.below(3);
+                    self.block(n, depth - 1)
+                });
+                Stmt::If(c, a, b)
+            }
+            55..=62 if nested && self.mult * 2 <= MAX_MULT => self.for_loop(depth),
+            63..=69 if nested && self.mult * 2 <= MAX_MULT => self.while_loop(depth),
+            70..=72 if nested => {
+                let n = 1 + self.rng.below(3);
+                Stmt::Block(self.block(n, depth - 1))
+            }
+            73..=79 if self.loops > 0 => {
+                let s = if self.rng.chance(1, 2) { Stmt::Break } else { Stmt::Continue };
+                self.guarded(s)
+            }
+            80..=83 => {
+                let e = self.returns_int.then(|| self.full_expr());
+                self.guarded(Stmt::Return(e))
+            }
+            84..=92 => self.assert(),
+            93..=94 => Stmt::Frame,
+            _ => self.assign_stmt(),
+        }
+    }
+
+    /// `s`, usually under an `if` (a bare jump makes the rest of the block dead).
+    fn guarded(&mut self, s: Stmt) -> Stmt {
+        if self.rng.chance(1, 4) {
+            return s;
+        }
+        let c = self.full_expr();
+        Stmt::If(c, vec![s], None)
+    }
+
+    fn assert(&mut self) -> Stmt {
+        let mut cx = self.cx();
+        let e = self.expr(&mut cx, 3);
+        self.cur.may_fault = true;
+        if self.rng.chance(1, 8) {
+            return Stmt::Assert(e);
+        }
+        // Mostly true: comparing with a literal rarely hits it.
+        let k = Expr::Num(self.value(), Lit::Dec);
+        Stmt::Assert(Expr::Binary(BinOp::Ne, Box::new(e), Box::new(k)))
+    }
+
+    /// A fresh local name, or (sometimes) an outer name to shadow.
+    fn local_name(&mut self, prefix: &str, init: &[Expr]) -> String {
+        if self.rng.chance(1, 5) {
+            let inner = self.scopes.innermost();
+            let outer: Vec<String> = self
+                .scopes
+                .visible()
+                .iter()
+                .map(|v| v.name.clone())
+                .filter(|n| !inner.contains(n) && !init.iter().any(|e| mentions(e, n)))
+                .collect();
+            if !outer.is_empty() {
+                return outer[self.rng.below(outer.len())].clone();
+            }
+        }
+        self.name(prefix)
+    }
+
+    fn decl_scalar(&mut self) -> Stmt {
+        let init = vec![self.full_expr()];
+        let name = self.local_name("x", &init);
+        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false });
+        Stmt::Decl { name, len: None, init }
+    }
+
+    fn decl_array(&mut self) -> Stmt {
+        let len = 1 + self.rng.below(6);
+        let mut cx = self.cx();
+        let init: Vec<Expr> = (0..1 + self.rng.below(len)).map(|_| self.expr(&mut cx, 2)).collect();
+        let name = self.local_name("b", &init);
+        self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false });
+        Stmt::Decl { name, len: Some(len), init }
+    }
+
+    fn for_loop(&mut self, depth: u32) -> Stmt {
+        let n = self.trips();
+        let step = self.rng.pick(&[1, 1, 1, 2, 3]);
+        let from = self.rng.range(-20, 20);
+        let up = self.rng.chance(1, 2);
+        // `n` trips: the last value is from ± step·(n − 1); the bound lies before the next one.
+        let last = from + (n as i64 - 1) * step * if up { 1 } else { -1 };
+        let slack = self.rng.range(0, step - 1);
+        let (cmp, to, step) = match (up, self.rng.chance(1, 2)) {
+            (true, true) => (BinOp::Lt, last + 1 + slack, step),
+            (true, false) => (BinOp::Le, last + slack, step),
+            (false, true) => (BinOp::Gt, last - 1 - slack, -step),
+            (false, false) => (BinOp::Ge, last - slack, -step),
+        };
+        let var = self.name("i");
+        self.scopes.push();
+        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+        let body = self.loop_body(n, depth);
+        self.scopes.pop();
+        Stmt::For { var, from, cmp, to, step, body }
+    }
+
+    fn while_loop(&mut self, depth: u32) -> Stmt {
+        let bound = self.trips().max(1) as i64;
+        let var = self.name("k");
+        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+        let cond = self.full_expr();
+        let body = self.loop_body(bound as u64, depth);
+        Stmt::While { guard: Guard { var, bound }, cond, body, do_while: self.rng.chance(1, 2) }
+    }
+
+    /// Trips of a new loop, within what the enclosing loops leave of `MAX_MULT`.
+    fn trips(&mut self) -> u64 {
+        let most = (MAX_MULT / self.mult).min(6);
+        self.rng.below(most as usize + 1) as u64
+    }
+
+    fn loop_body(&mut self, trips: u64, depth: u32) -> Vec<Stmt> {
+        let saved = self.mult;
+        self.mult *= trips.max(1);
+        self.cur.mult = self.cur.mult.max(self.mult);
+        self.loops += 1;
+        let n = 1 + self.rng.below(4);
+        let body = self.block(n, depth - 1);
+        self.loops -= 1;
+        self.mult = saved;
+        body
+    }
+
+    fn cx(&mut self) -> Cx {
+        let mode = if self.rng.chance(1, 2) { Mode::Pure } else { Mode::Effects };
+        Cx { fp: Footprint::default(), mode }
+    }
+
+    fn full_expr(&mut self) -> Expr {
+        let mut cx = self.cx();
+        let depth = 1 + self.rng.below(4) as u32;
+        self.expr(&mut cx, depth)
+    }
+
+    /// An expression statement: an assignment, `++`/`--`, or a call.
+    fn assign_stmt(&mut self) -> Stmt {
+        let mut cx = self.cx();
+        if self.rng.chance(1, 6) {
+            if let Some(call) = self.call(&mut cx, 2, true) {
+                return Stmt::Expr(call);
+            }
+        }
+        if self.rng.chance(1, 6) {
+            if let Some(t) = self.target(&mut cx, Target::ReadWrite) {
+                return Stmt::Expr(self.incdec(t));
+            }
+        }
+        let compound = self.rng.chance(2, 5);
+        let kind = if compound { Target::ReadWrite } else { Target::Plain };
+        let Some((name, len)) = self.pick_target(&cx, kind) else {
+            return Stmt::Expr(self.expr(&mut cx, 2));
+        };
+        if self.avoid_known && known::FAULT_CLOBBERS_TARGET && !compound && self.is_global(&name) {
+            cx.mode = Mode::Effects;
+        }
+        let t = self.claim_target(&mut cx, name, len, kind);
+        Stmt::Expr(self.assignment(&mut cx, t, compound, 3))
+    }
+
+    /// `t = …` or `t op= …` for an already claimed target.
+    fn assignment(&mut self, cx: &mut Cx, t: Expr, compound: bool, depth: u32) -> Expr {
+        let (op, mut rhs) = if compound {
+            let op = self.rng.pick(&BinOp::COMPOUND);
+            let rhs = match op {
+                BinOp::Div | BinOp::Rem => self.divisor(cx, depth),
+                BinOp::Shl | BinOp::Shr => self.shift_count(cx, depth),
+                _ => self.expr(cx, depth),
+            };
+            (Some(op), rhs)
+        } else if self.rng.chance(1, 5) {
+            // `t = f(…)`: f's body may write `t` (the store comes after the call).
+            let call = self.call(cx, depth, false);
+            (None, call.unwrap_or_else(|| self.expr(cx, depth)))
+        } else {
+            (None, self.expr(cx, depth))
+        };
+        if op.is_none() && self.avoid_known && known::logic_into_own_operand(&t, &rhs) {
+            if let Expr::Binary(_, _, b) = rhs {
+                rhs = *b;
+            }
+        }
+        Expr::Assign(op, Box::new(t), Box::new(rhs))
+    }
+
+    fn incdec(&mut self, t: Expr) -> Expr {
+        Expr::IncDec { inc: self.rng.chance(1, 2), post: self.rng.chance(1, 2), target: Box::new(t) }
+    }
+
+    /// A writable variable the footprint allows as a target of this kind.
+    fn pick_target(&mut self, cx: &Cx, kind: Target) -> Option<(String, Option<usize>)> {
+        let fp = &cx.fp;
+        let ok: Vec<(String, Option<usize>)> = self
+            .scopes
+            .visible()
+            .iter()
+            .filter(|v| v.writable && if kind == Target::Plain { fp.can_read(&v.name) } else { fp.can_write(&v.name) })
+            .map(|v| (v.name.clone(), v.len))
+            .collect();
+        (!ok.is_empty()).then(|| ok[self.rng.below(ok.len())].clone())
+    }
+
+    /// Records the write (and the read, for `op=` and `++`) and writes the index of an element.
+    fn claim_target(&mut self, cx: &mut Cx, name: String, len: Option<usize>, kind: Target) -> Expr {
+        self.touch(&name, true);
+        if kind == Target::ReadWrite {
+            cx.fp.reads.insert(name.clone());
+            self.touch(&name, false);
+        }
+        cx.fp.reserved.insert(name.clone());
+        match len {
+            None => Expr::Var(name),
+            Some(len) => {
+                let i = self.index(cx, len, 2);
+                Expr::Index(name, Box::new(i))
+            }
+        }
+    }
+
+    fn target(&mut self, cx: &mut Cx, kind: Target) -> Option<Expr> {
+        let (name, len) = self.pick_target(cx, kind)?;
+        Some(self.claim_target(cx, name, len, kind))
+    }
+
+    fn is_global(&self, name: &str) -> bool {
+        self.scopes.lookup(name).is_some_and(|v| v.global)
+    }
+
+    /// Records that the current function reads or writes `name` if it is a global.
+    fn touch(&mut self, name: &str, write: bool) {
+        if self.is_global(name) {
+            let set = if write { &mut self.cur.writes } else { &mut self.cur.reads };
+            set.insert(name.to_string());
+        }
+    }
+
+    fn expr(&mut self, cx: &mut Cx, depth: u32) -> Expr {
+        self.cur.size += 1;
+        if depth == 0 || self.rng.chance(1, 4) {
+            return self.leaf(cx, depth);
+        }
+        let d = depth - 1;
+        let effects = cx.mode == Mode::Effects;
+        match self.rng.below(20) {
+            10..=11 => {
+                let op = self.rng.pick(&[UnOp::Neg, UnOp::Not, UnOp::BitNot]);
+                Expr::Unary(op, Box::new(self.expr(cx, d)))
+            }
+            12 => {
+                let c = self.expr(cx, d);
+                let a = self.expr(cx, d);
+                Expr::Cond(Box::new(c), Box::new(a), Box::new(self.expr(cx, d)))
+            }
+            13 => match self.rng.pick(&[Builtin::Abs, Builtin::Min, Builtin::Max]) {
+                Builtin::Abs => Expr::Builtin(Builtin::Abs, vec![self.expr(cx, d)]),
+                b => {
+                    let x = self.expr(cx, d);
+                    Expr::Builtin(b, vec![x, self.expr(cx, d)])
+                }
+            },
+            14..=15 => self.call(cx, d, false).unwrap_or_else(|| self.binary(cx, d)),
+            16 if effects => match self.target(cx, Target::Nested) {
+                Some(t) => {
+                    let name = root(&t).to_string();
+                    let compound = self.rng.chance(1, 3);
+                    if compound {
+                        cx.fp.reads.insert(name.clone());
+                        self.touch(&name, false);
+                    }
+                    let e = self.assignment(cx, t, compound, d);
+                    cx.fp.reserved.remove(&name);
+                    cx.fp.writes.insert(name);
+                    e
+                }
+                None => self.binary(cx, d),
+            },
+            17 if effects => match self.target(cx, Target::Nested) {
+                Some(t) => {
+                    let name = root(&t).to_string();
+                    cx.fp.reserved.remove(&name);
+                    cx.fp.writes.insert(name.clone());
+                    self.touch(&name, false);
+                    self.incdec(t)
+                }
+                None => self.binary(cx, d),
+            },
+            18 => Expr::Paren(Box::new(self.expr(cx, d))),
+            _ => self.binary(cx, d),
+        }
+    }
+
+    fn binary(&mut self, cx: &mut Cx, d: u32) -> Expr {
+        let op = self.rng.pick(&BinOp::ALL);
+        let a = self.expr(cx, d);
+        let b = match op {
+            BinOp::Div | BinOp::Rem => self.divisor(cx, d),
+            BinOp::Shl | BinOp::Shr => self.shift_count(cx, d),
+            _ => self.expr(cx, d),
+        };
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// A divisor: never zero where a fault could interleave with side effects.
+    fn divisor(&mut self, cx: &mut Cx, d: u32) -> Expr {
+        let risky = cx.mode == Mode::Pure;
+        match self.rng.below(10) {
+            0..=3 => {
+                let v = self.value();
+                Expr::Num(if v == 0 { 3 } else { v }, Lit::Dec)
+            }
+            4 if risky && self.rng.chance(1, 4) => {
+                self.cur.may_fault = true;
+                Expr::Num(0, Lit::Dec)
+            }
+            5..=6 if risky => {
+                self.cur.may_fault = true;
+                self.expr(cx, d)
+            }
+            _ => {
+                let e = self.expr(cx, d);
+                Expr::Binary(BinOp::Or, Box::new(e), Box::new(Expr::Num(1, Lit::Dec)))
+            }
+        }
+    }
+
+    /// A shift count in `0..N` (C leaves larger and negative counts undefined).
+    fn shift_count(&mut self, cx: &mut Cx, d: u32) -> Expr {
+        let mask = self.bits as i64 - 1;
+        if self.rng.chance(1, 2) {
+            return Expr::Num(self.rng.range(0, mask), Lit::Dec);
+        }
+        let e = self.expr(cx, d);
+        Expr::Binary(BinOp::And, Box::new(e), Box::new(Expr::Num(mask, Lit::Dec)))
+    }
+
+    /// A call the footprint, the mode and the budgets allow. `stmt`: a whole
+    /// statement (any function: its arguments are done before its body runs).
+    fn call(&mut self, cx: &mut Cx, d: u32, stmt: bool) -> Option<Expr> {
+        let ok: Vec<usize> = (0..self.funcs.len())
+            .filter(|&k| {
+                let f = &self.funcs[k];
+                (f.returns_int || stmt)
+                    && self.mult * f.mult <= MAX_MULT
+                    && self.cur.size + f.size <= MAX_SIZE
+                    && (stmt
+                        || match cx.mode {
+                            Mode::Pure => f.writes.is_empty(),
+                            Mode::Effects => !f.may_fault,
+                        })
+                    && (stmt || cx.fp.can_call(f))
+            })
+            .collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let f = self.funcs[ok[self.rng.below(ok.len())]].clone();
+        if !stmt {
+            cx.fp.call(&f);
+        }
+        let args = (0..f.arity).map(|_| self.expr(cx, d)).collect();
+        self.cur.reads.extend(f.reads.iter().cloned());
+        self.cur.writes.extend(f.writes.iter().cloned());
+        self.cur.may_fault |= f.may_fault;
+        self.cur.mult = self.cur.mult.max(self.mult * f.mult);
+        self.cur.size += f.size;
+        Some(Expr::Call(f.name, args))
+    }
+
+    fn leaf(&mut self, cx: &mut Cx, depth: u32) -> Expr {
+        let want_array = self.rng.chance(1, 4);
+        let vars: Vec<(String, Option<usize>)> = self
+            .scopes
+            .visible()
+            .iter()
+            .filter(|v| v.len.is_some() == want_array && cx.fp.can_read(&v.name))
+            .map(|v| (v.name.clone(), v.len))
+            .collect();
+        if vars.is_empty() || self.rng.chance(1, 3) {
+            return self.literal();
+        }
+        let (name, len) = vars[self.rng.below(vars.len())].clone();
+        cx.fp.reads.insert(name.clone());
+        self.touch(&name, false);
+        match len {
+            None => Expr::Var(name),
+            Some(len) => {
+                let i = self.index(cx, len, depth.min(2));
+                Expr::Index(name, Box::new(i))
+            }
+        }
+    }
+
+    /// An index in `0..len`: a constant, or an expression masked into range.
+    fn index(&mut self, cx: &mut Cx, len: usize, d: u32) -> Expr {
+        if self.rng.chance(2, 5) {
+            return Expr::Num(self.rng.below(len) as i64, Lit::Dec);
+        }
+        let e = self.expr(cx, d);
+        let mask = len.next_power_of_two() as i64 - 1;
+        let masked = Expr::Binary(BinOp::And, Box::new(e), Box::new(Expr::Num(mask, Lit::Dec)));
+        if mask + 1 == len as i64 {
+            masked
+        } else {
+            Expr::Binary(BinOp::Rem, Box::new(masked), Box::new(Expr::Num(len as i64, Lit::Dec)))
+        }
+    }
+
+    /// A value in the N-bit range: small ones, the edges, or anything.
+    fn value(&mut self) -> i64 {
+        let max = (1i64 << (self.bits - 1)) - 1;
+        match self.rng.below(10) {
+            0..=4 => self.rng.range(-8, 8),
+            5..=6 => self.rng.pick(&[-max - 1, -max, -1, 0, 1, max - 1, max, max / 2 + 1, -(max / 2) - 1]),
+            _ => self.rng.range(-max - 1, max),
+        }
+    }
+
+    fn literal(&mut self) -> Expr {
+        let v = self.value();
+        let lit = match self.rng.below(20) {
+            0..=1 => Lit::Hex,
+            2 => Lit::Oct,
+            3 if (32..=126).contains(&v) || [0, 9, 10].contains(&v) => Lit::Char,
+            _ => Lit::Dec,
+        };
+        Expr::Num(v, lit)
+    }
+}
+
+/// The variable an lvalue names.
+fn root(e: &Expr) -> &str {
+    match e {
+        Expr::Var(n) | Expr::Index(n, _) => n,
+        _ => "",
+    }
+}
+
+/// Whether `e` names the variable `n` directly.
+fn mentions(e: &Expr, n: &str) -> bool {
+    match e {
+        Expr::Num(..) => false,
+        Expr::Var(v) => v == n,
+        Expr::Index(v, i) => v == n || mentions(i, n),
+        Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().any(|a| mentions(a, n)),
+        Expr::Unary(_, a) | Expr::Paren(a) => mentions(a, n),
+        Expr::IncDec { target, .. } => mentions(target, n),
+        Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => mentions(a, n) || mentions(b, n),
+        Expr::Cond(c, a, b) => mentions(c, n) || mentions(a, n) || mentions(b, n),
+    }
+}

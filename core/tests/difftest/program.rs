@@ -1,0 +1,237 @@
+//! The generated program: one structure, printed twice by `text` (our C and
+//! gcc's C), so both compilers see the same program.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 18] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::LogAnd,
+        BinOp::LogOr,
+    ];
+
+    /// The operators that have a compound assignment (`+=` …).
+    pub const COMPOUND: [BinOp; 10] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+    ];
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+        }
+    }
+
+    /// C's precedence (higher binds tighter); all of these associate to the left.
+    pub fn prec(self) -> u8 {
+        match self {
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 13,
+            BinOp::Add | BinOp::Sub => 12,
+            BinOp::Shl | BinOp::Shr => 11,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 10,
+            BinOp::Eq | BinOp::Ne => 9,
+            BinOp::And => 8,
+            BinOp::Xor => 7,
+            BinOp::Or => 6,
+            BinOp::LogAnd => 5,
+            BinOp::LogOr => 4,
+        }
+    }
+
+    /// Whether the exact result can leave the N-bit range (gcc's side wraps it).
+    pub fn wraps(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+impl UnOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+            UnOp::BitNot => "~",
+        }
+    }
+}
+
+/// How a literal is spelled in our text (gcc's text always spells the value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lit {
+    Dec,
+    /// Any N-bit pattern: `0xFF` is −1 on 8 bits.
+    Hex,
+    Oct,
+    /// A character literal; only for values that have one.
+    Char,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Abs,
+    Min,
+    Max,
+}
+
+impl Builtin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Abs => "abs",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A value in the signed N-bit range, and its spelling.
+    Num(i64, Lit),
+    Var(String),
+    Index(String, Box<Expr>),
+    Call(String, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs` or `lhs op= rhs`.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    IncDec {
+        inc: bool,
+        post: bool,
+        target: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(e)`: parentheses our text keeps even where precedence does not need them.
+    Paren(Box<Expr>),
+}
+
+/// A loop that cannot run away: `guard` counts iterations up to `bound`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guard {
+    pub var: String,
+    pub bound: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `int name = e;` or `int name[len] = {…};` (a list may be shorter than `len`).
+    Decl {
+        name: String,
+        len: Option<usize>,
+        init: Vec<Expr>,
+    },
+    Expr(Expr),
+    If(Expr, Vec<Stmt>, Option<Vec<Stmt>>),
+    /// `for (int var = from; var CMP to; var += step)`; `var` is never written in the body.
+    For {
+        var: String,
+        from: i64,
+        cmp: BinOp,
+        to: i64,
+        step: i64,
+        body: Vec<Stmt>,
+    },
+    /// `int g = 0; while (g < bound && cond) { g++; … }`, or the `do … while` form.
+    While {
+        guard: Guard,
+        cond: Expr,
+        body: Vec<Stmt>,
+        do_while: bool,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Block(Vec<Stmt>),
+    Assert(Expr),
+    Frame,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Global {
+    pub name: String,
+    pub len: Option<usize>,
+    /// Initial values (may be shorter than the array; empty: no initializer).
+    pub init: Vec<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    pub name: String,
+    pub params: Vec<String>,
+    pub returns_int: bool,
+    pub body: Vec<Stmt>,
+}
+
+/// A whole program; `funcs` ends with `main`, and a function calls only earlier ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub bits: u32,
+    pub globals: Vec<Global>,
+    pub funcs: Vec<Func>,
+}

@@ -1,0 +1,323 @@
+//! Prints a [`Program`] as C, in two dialects with the same lines:
+//!
+//! - **ours**: the text our compiler gets, with only the parentheses C's
+//!   precedence needs (plus the generated `Paren`s), literals spelled in
+//!   decimal, hex, octal or as characters;
+//! - **gcc**: fully parenthesised, every variable an `int8_t`/`int16_t`
+//!   (`word`), every operation whose result can leave N bits wrapped by
+//!   `W(…)`, division and `assert` through helpers that report our machine's
+//!   faults with `__LINE__`. `gcc::prelude` defines the helpers; a `#line 1`
+//!   before the program makes `__LINE__` count our text's lines.
+
+use super::program::*;
+
+#[derive(Clone, Copy)]
+pub enum Dialect<'a> {
+    Ours,
+    /// gcc's text; every identifier gets `prefix` (several programs share one file).
+    Gcc {
+        prefix: &'a str,
+    },
+}
+
+pub fn render(p: &Program, d: Dialect) -> String {
+    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0 };
+    for g in &p.globals {
+        w.global(g);
+    }
+    for f in &p.funcs {
+        w.func(f);
+    }
+    w.out
+}
+
+struct Writer<'a> {
+    d: Dialect<'a>,
+    bits: u32,
+    out: String,
+    indent: usize,
+}
+
+impl Writer<'_> {
+    fn gcc(&self) -> bool {
+        matches!(self.d, Dialect::Gcc { .. })
+    }
+
+    fn name(&self, n: &str) -> String {
+        match self.d {
+            Dialect::Ours => n.to_string(),
+            Dialect::Gcc { prefix } => format!("{prefix}{n}"),
+        }
+    }
+
+    fn int(&self) -> &'static str {
+        if self.gcc() {
+            "word"
+        } else {
+            "int"
+        }
+    }
+
+    fn line(&mut self, text: &str) {
+        self.out.push_str(&"    ".repeat(self.indent));
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn global(&mut self, g: &Global) {
+        let mut s = format!("{} {}", self.int(), self.name(&g.name));
+        if let Some(n) = g.len {
+            s += &format!("[{n}]");
+        }
+        match (g.len, g.init.as_slice()) {
+            (_, []) => {}
+            (None, [v]) => s += &format!(" = {v}"),
+            _ => s += &format!(" = {{{}}}", g.init.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+        }
+        s.push(';');
+        self.line(&s);
+    }
+
+    fn func(&mut self, f: &Func) {
+        let ret = match (f.returns_int, self.gcc()) {
+            (false, _) => "void",
+            (true, false) => "int",
+            (true, true) => "word",
+        };
+        let params: Vec<String> = f.params.iter().map(|p| format!("{} {}", self.int(), self.name(p))).collect();
+        let params = if params.is_empty() && self.gcc() { "void".to_string() } else { params.join(", ") };
+        let head = format!("{}{ret} {}({params}) {{", if self.gcc() { "static " } else { "" }, self.name(&f.name));
+        self.line(&head);
+        self.body(&f.body);
+        self.line("}");
+    }
+
+    fn body(&mut self, stmts: &[Stmt]) {
+        self.indent += 1;
+        stmts.iter().for_each(|s| self.stmt(s));
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Decl { name, len, init } => {
+                let mut t = format!("{} {}", self.int(), self.name(name));
+                match len {
+                    Some(n) => t += &format!("[{n}] = {{{}}}", self.list(init)),
+                    None => t += &format!(" = {}", self.expr(&init[0])),
+                }
+                t.push(';');
+                self.line(&t);
+            }
+            Stmt::Expr(e) => {
+                let t = format!("{};", self.expr(e));
+                self.line(&t);
+            }
+            Stmt::If(c, a, b) => {
+                let t = format!("if ({}) {{", self.expr(c));
+                self.line(&t);
+                self.body(a);
+                if let Some(b) = b {
+                    self.line("} else {");
+                    self.body(b);
+                }
+                self.line("}");
+            }
+            Stmt::For { var, from, cmp, to, step, body } => {
+                let v = self.name(var);
+                let step = match step {
+                    1 => format!("{v}++"),
+                    -1 => format!("--{v}"),
+                    k if *k > 0 => format!("{v} += {k}"),
+                    k => format!("{v} -= {}", -k),
+                };
+                let (from, to) = (self.bound(*from), self.bound(*to));
+                let t = format!("for ({} {v} = {from}; {v} {} {to}; {step}) {{", self.int(), cmp.symbol());
+                self.line(&t);
+                self.body(body);
+                self.line("}");
+            }
+            Stmt::While { guard, cond, body, do_while } => {
+                let g = self.name(&guard.var);
+                let t = format!("{} {g} = 0;", self.int());
+                self.line(&t);
+                let test = format!("{g} < {} && {}", guard.bound, self.expr_at(cond, BinOp::LogAnd.prec() + 1));
+                let bump = format!("    {g}++;");
+                if *do_while {
+                    self.line("do {");
+                    self.line(&bump);
+                    self.body(body);
+                    self.line(&format!("}} while ({test});"));
+                } else {
+                    self.line(&format!("while ({test}) {{"));
+                    self.line(&bump);
+                    self.body(body);
+                    self.line("}");
+                }
+            }
+            Stmt::Break => self.line("break;"),
+            Stmt::Continue => self.line("continue;"),
+            Stmt::Return(None) => self.line("return;"),
+            Stmt::Return(Some(e)) => {
+                let t = format!("return {};", self.expr(e));
+                self.line(&t);
+            }
+            Stmt::Block(b) => {
+                self.line("{");
+                self.body(b);
+                self.line("}");
+            }
+            Stmt::Assert(e) => {
+                let t = if self.gcc() {
+                    format!("assert_({}, __LINE__);", self.expr(e))
+                } else {
+                    format!("assert({});", self.expr(e))
+                };
+                self.line(&t);
+            }
+            Stmt::Frame => self.line(if self.gcc() { "(void)0;" } else { "frame();" }),
+        }
+    }
+
+    fn bound(&self, v: i64) -> String {
+        if self.gcc() {
+            num(v)
+        } else {
+            v.to_string()
+        }
+    }
+
+    fn list(&self, es: &[Expr]) -> String {
+        es.iter().map(|e| self.expr(e)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn expr(&self, e: &Expr) -> String {
+        self.expr_at(e, 2)
+    }
+
+    /// `e` in a position that needs at least precedence `min` (ours) or any expression (gcc's).
+    fn expr_at(&self, e: &Expr, min: u8) -> String {
+        if self.gcc() {
+            return self.gcc_expr(e);
+        }
+        let text = self.ours_expr(e);
+        if ours_prec(e) < min {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn ours_expr(&self, e: &Expr) -> String {
+        match e {
+            Expr::Num(v, lit) => self.literal(*v, *lit),
+            Expr::Var(n) => n.clone(),
+            Expr::Index(n, i) => format!("{n}[{}]", self.expr(i)),
+            Expr::Call(f, args) => format!("{f}({})", self.list(args)),
+            Expr::Builtin(b, args) => format!("{}({})", b.name(), self.list(args)),
+            Expr::Unary(op, x) => {
+                let inner = self.expr_at(x, 14);
+                // `- -x` must not become `--x`.
+                if *op == UnOp::Neg && inner.starts_with('-') {
+                    format!("-({inner})")
+                } else {
+                    format!("{}{inner}", op.symbol())
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                format!("{} {} {}", self.expr_at(a, op.prec()), op.symbol(), self.expr_at(b, op.prec() + 1))
+            }
+            Expr::Assign(op, lv, rhs) => {
+                let sym = op.map_or("=".to_string(), |o| format!("{}=", o.symbol()));
+                format!("{} {sym} {}", self.expr_at(lv, 14), self.expr_at(rhs, 2))
+            }
+            Expr::IncDec { inc, post, target } => {
+                let sym = if *inc { "++" } else { "--" };
+                let t = self.expr_at(target, 15);
+                if *post {
+                    format!("{t}{sym}")
+                } else {
+                    format!("{sym}{t}")
+                }
+            }
+            Expr::Cond(c, a, b) => {
+                format!("{} ? {} : {}", self.expr_at(c, 4), self.expr_at(a, 2), self.expr_at(b, 3))
+            }
+            Expr::Paren(x) => format!("({})", self.expr(x)),
+        }
+    }
+
+    fn literal(&self, v: i64, lit: Lit) -> String {
+        let pattern = v & ((1i64 << self.bits) - 1);
+        match lit {
+            Lit::Dec => v.to_string(),
+            Lit::Hex => format!("0x{pattern:X}"),
+            Lit::Oct => format!("0{pattern:o}"),
+            Lit::Char => match v {
+                0 => "'\\0'".into(),
+                9 => "'\\t'".into(),
+                10 => "'\\n'".into(),
+                39 => "'\\''".into(),
+                92 => "'\\\\'".into(),
+                32..=126 => format!("'{}'", v as u8 as char),
+                _ => format!("'\\x{pattern:x}'"),
+            },
+        }
+    }
+
+    fn gcc_expr(&self, e: &Expr) -> String {
+        let x = |e: &Expr| self.gcc_expr(e);
+        match e {
+            Expr::Num(v, _) => num(*v),
+            Expr::Var(n) => self.name(n),
+            Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
+            Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
+            Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
+            Expr::Unary(UnOp::Neg, a) => format!("W(-{})", x(a)),
+            Expr::Unary(op, a) => format!("({}{})", op.symbol(), x(a)),
+            Expr::Binary(BinOp::Div, a, b) => format!("div_({}, {}, __LINE__)", x(a), x(b)),
+            Expr::Binary(BinOp::Rem, a, b) => format!("rem_({}, {}, __LINE__)", x(a), x(b)),
+            Expr::Binary(op, a, b) if op.wraps() => format!("W({} {} {})", x(a), op.symbol(), x(b)),
+            Expr::Binary(op, a, b) => format!("({} {} {})", x(a), op.symbol(), x(b)),
+            // `word` storage wraps stores; only the divisor needs the zero check.
+            Expr::Assign(Some(op @ (BinOp::Div | BinOp::Rem)), lv, rhs) => {
+                format!("({} {}= nonzero_({}, __LINE__))", x(lv), op.symbol(), x(rhs))
+            }
+            Expr::Assign(op, lv, rhs) => {
+                format!("({} {}= {})", x(lv), op.map_or("", BinOp::symbol), x(rhs))
+            }
+            Expr::IncDec { inc, post, target } => {
+                let sym = if *inc { "++" } else { "--" };
+                if *post {
+                    format!("({}{sym})", x(target))
+                } else {
+                    format!("({sym}{})", x(target))
+                }
+            }
+            Expr::Cond(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
+            Expr::Paren(a) => x(a),
+        }
+    }
+}
+
+/// A number as an operand: negative ones in parentheses.
+fn num(v: i64) -> String {
+    if v < 0 {
+        format!("({v})")
+    } else {
+        v.to_string()
+    }
+}
+
+/// The precedence of `e` as our text prints it (primary expressions 16).
+fn ours_prec(e: &Expr) -> u8 {
+    match e {
+        Expr::Num(v, Lit::Dec) if *v < 0 => 14,
+        Expr::Num(..) | Expr::Var(_) | Expr::Index(..) | Expr::Call(..) | Expr::Builtin(..) | Expr::Paren(_) => 16,
+        Expr::IncDec { post: true, .. } => 15,
+        Expr::IncDec { .. } | Expr::Unary(..) => 14,
+        Expr::Binary(op, ..) => op.prec(),
+        Expr::Cond(..) => 3,
+        Expr::Assign(..) => 2,
+    }
+}
