@@ -32,7 +32,7 @@ fn compiles_cleanly(src: String, preset: usize) -> Result<(), TestCaseError> {
         let out = compile(&src, cfg);
         let lines = src.split('\n').count() as u32;
         let mut problems = Vec::new();
-        if out.program.is_none() && !out.has_errors() {
+        if out.program.is_none() && !out.diagnostics.iter().any(|d| d.is_error()) {
             problems.push("no program and no error".to_string());
         }
         for d in &out.diagnostics {
