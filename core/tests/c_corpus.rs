@@ -166,8 +166,13 @@ const LOCKSTEP_STEPS: u64 = 200_000;
 #[test]
 fn corpus_runs_in_lockstep_on_the_transformer() {
     let mut failures = Vec::new();
+    let known = known_failing();
     for case in &cases() {
-        let prog = compile(&case.source, case.config).program.expect("compiles");
+        let Some(prog) = compile(&case.source, case.config).program else {
+            // A known-failing case may fail by not compiling; the test above checks it still fails.
+            assert!(known.contains(&case.name), "{} does not compile", case.name);
+            continue;
+        };
         let mut oracle = Interp::new(&prog).unwrap();
         let mut sparse = SparseEngine::new(&prog).unwrap();
         match lockstep(&mut sparse, &mut oracle, LOCKSTEP_STEPS) {

@@ -53,6 +53,8 @@ pub struct Report {
     /// Needed a bigger machine than any preset: not compared.
     pub too_big: usize,
     pub compared: usize,
+    /// Compared programs that needed the 2048-column preset.
+    pub large: usize,
     pub faulted: usize,
     /// Interpreter steps over the compared programs.
     pub steps: u64,
@@ -65,10 +67,11 @@ pub struct Report {
 impl Report {
     pub fn summary(&self, b: &Budget) -> String {
         format!(
-            "seed {:#x}: {} programs, {} compared with gcc ({} ended in a fault, {} too big for any preset), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
+            "seed {:#x}: {} programs, {} compared with gcc ({} on a 2048-column preset, {} ended in a fault, {} too big for any preset), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
             b.seed,
             self.programs,
             self.compared,
+            self.large,
             self.faulted,
             self.too_big,
             self.steps,
@@ -140,6 +143,7 @@ pub fn run(b: &Budget) -> Report {
 fn merge(into: &mut Report, r: Report) {
     into.too_big += r.too_big;
     into.compared += r.compared;
+    into.large += r.large;
     into.faulted += r.faulted;
     into.steps += r.steps;
     into.lockstep_programs += r.lockstep_programs;
@@ -196,6 +200,7 @@ fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &m
     let diverge = |engine, what| Divergence { seed: case.seed, engine, what, text: case.text.clone() };
     let (got, steps) = ours::interpret(&case.image, b.max_steps);
     r.compared += 1;
+    r.large += usize::from(case.image.config.n == 2048);
     r.steps += steps;
     r.faulted += usize::from(matches!(want.end, super::outcome::End::Fault { .. }));
     if let Some(d) = got.diff(want) {

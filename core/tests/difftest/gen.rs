@@ -31,6 +31,7 @@ pub fn program(seed: u64, avoid_known: bool) -> Program {
         loops: 0,
         returns_int: false,
         avoid_known,
+        defines: Vec::new(),
     };
     g.program()
 }
@@ -49,6 +50,8 @@ struct Gen {
     loops: u32,
     returns_int: bool,
     avoid_known: bool,
+    /// The program's `#define`s: name, value, spelling.
+    defines: Vec<(String, i64, Lit)>,
 }
 
 #[derive(Default)]
@@ -80,13 +83,20 @@ enum Target {
 impl Gen {
     fn program(&mut self) -> Program {
         self.scopes.push();
+        self.defines = (0..self.rng.below(3))
+            .map(|_| {
+                let v = self.value();
+                let lit = self.spelling(v);
+                (self.name("K"), v, lit)
+            })
+            .collect();
         let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
         let mut funcs = Vec::new();
         for _ in 0..self.rng.below(5) {
             funcs.push(self.function(false));
         }
         funcs.push(self.function(true));
-        Program { bits: self.bits, globals, funcs }
+        Program { bits: self.bits, defines: std::mem::take(&mut self.defines), globals, funcs }
     }
 
     fn name(&mut self, prefix: &str) -> String {
@@ -95,13 +105,22 @@ impl Gen {
     }
 
     fn global(&mut self) -> Global {
-        let len = self.rng.chance(1, 3).then(|| 1 + self.rng.below(8));
+        let mut len = self.rng.chance(1, 3).then(|| 1 + self.rng.below(8));
+        // A length spelled by a `#define` with a fitting value.
+        let len_macro = self.defines.iter().find(|d| (1..=8).contains(&d.1)).map(|d| (d.0.clone(), d.1));
+        let len_macro = match (len, len_macro) {
+            (Some(_), Some((m, v))) if self.rng.chance(1, 2) => {
+                len = Some(v as usize);
+                Some(m)
+            }
+            _ => None,
+        };
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let n = len.unwrap_or(1);
         let init =
             if self.rng.chance(1, 3) { Vec::new() } else { (0..1 + self.rng.below(n)).map(|_| self.value()).collect() };
         self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true });
-        Global { name, len, init }
+        Global { name, len, len_macro, init }
     }
 
     fn function(&mut self, main: bool) -> Func {
@@ -162,8 +181,8 @@ impl Gen {
         self.cur.size += 1;
         let nested = depth > 0;
         match self.rng.below(100) {
-            0..=11 => self.decl_scalar(),
-            12..=15 => self.decl_array(),
+            0..=11 => self.decl(false),
+            12..=15 => self.decl(true),
             16..=44 => self.assign_stmt(),
             45..=54 if nested => {
                 let c = self.full_expr();
@@ -234,20 +253,28 @@ impl Gen {
         self.name(prefix)
     }
 
-    fn decl_scalar(&mut self) -> Stmt {
+    /// `int …;` with one to three declarators, each seeing the ones before it.
+    fn decl(&mut self, arrays: bool) -> Stmt {
+        let n = if self.rng.chance(1, 4) { 2 + self.rng.below(2) } else { 1 };
+        let locals =
+            (0..n).map(|_| if arrays && self.rng.chance(1, 2) { self.local_array() } else { self.local() }).collect();
+        Stmt::Decl(locals)
+    }
+
+    fn local(&mut self) -> Local {
         let init = vec![self.full_expr()];
         let name = self.local_name("x", &init);
         self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false });
-        Stmt::Decl { name, len: None, init }
+        Local { name, len: None, init }
     }
 
-    fn decl_array(&mut self) -> Stmt {
+    fn local_array(&mut self) -> Local {
         let len = 1 + self.rng.below(6);
         let mut cx = self.cx();
         let init: Vec<Expr> = (0..1 + self.rng.below(len)).map(|_| self.expr(&mut cx, 2)).collect();
         let name = self.local_name("b", &init);
         self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false });
-        Stmt::Decl { name, len: Some(len), init }
+        Local { name, len: Some(len), init }
     }
 
     fn for_loop(&mut self, depth: u32) -> Stmt {
@@ -420,8 +447,14 @@ impl Gen {
         let effects = cx.mode == Mode::Effects;
         match self.rng.below(20) {
             10..=11 => {
-                let op = self.rng.pick(&[UnOp::Neg, UnOp::Not, UnOp::BitNot]);
-                Expr::Unary(op, Box::new(self.expr(cx, d)))
+                let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
+                let mut x = self.expr(cx, d);
+                if self.avoid_known && known::negated_pattern_literal(op, &x, self.bits) {
+                    if let Expr::Num(v, _) = x {
+                        x = Expr::Num(v, Lit::Dec);
+                    }
+                }
+                Expr::Unary(op, Box::new(x))
             }
             12 => {
                 let c = self.expr(cx, d);
@@ -593,14 +626,22 @@ impl Gen {
     }
 
     fn literal(&mut self) -> Expr {
+        if !self.defines.is_empty() && self.rng.chance(1, 8) {
+            let (name, v, _) = self.defines[self.rng.below(self.defines.len())].clone();
+            return Expr::Macro(name, v);
+        }
         let v = self.value();
-        let lit = match self.rng.below(20) {
+        Expr::Num(v, self.spelling(v))
+    }
+
+    /// How to spell `v`: mostly decimal, sometimes hex, octal or a character.
+    fn spelling(&mut self, v: i64) -> Lit {
+        match self.rng.below(20) {
             0..=1 => Lit::Hex,
             2 => Lit::Oct,
             3 if (32..=126).contains(&v) || [0, 9, 10].contains(&v) => Lit::Char,
             _ => Lit::Dec,
-        };
-        Expr::Num(v, lit)
+        }
     }
 }
 
@@ -615,7 +656,7 @@ fn root(e: &Expr) -> &str {
 /// Whether `e` names the variable `n` directly.
 fn mentions(e: &Expr, n: &str) -> bool {
     match e {
-        Expr::Num(..) => false,
+        Expr::Num(..) | Expr::Macro(..) => false,
         Expr::Var(v) => v == n,
         Expr::Index(v, i) => v == n || mentions(i, n),
         Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().any(|a| mentions(a, n)),

@@ -4,7 +4,7 @@
 //! anyway. Delete an entry when its fix lands (the corpus test then insists
 //! the case passes).
 
-use super::program::{BinOp, Expr};
+use super::program::{BinOp, Expr, Lit, UnOp};
 
 /// `regress/logic_assign_own_operand.c`: `t = t && e;` and `t = t || e;` emit no
 /// instruction (`t` keeps its value).
@@ -29,4 +29,13 @@ fn names(e: &Expr, t: &str) -> bool {
         Expr::Paren(x) => names(x, t),
         _ => false,
     }
+}
+
+/// `regress/negated_pattern_literal.c`: `-0xFF` is rejected ("the literal -255
+/// does not fit") although `0xFF` spells −1 and `-(0xFF)` is 1: the parser
+/// folds the minus into the literal and then checks the magnitude against the
+/// signed range instead of negating the N-bit pattern.
+pub fn negated_pattern_literal(op: UnOp, x: &Expr, bits: u32) -> bool {
+    let min = -(1i64 << (bits - 1));
+    op == UnOp::Neg && matches!(x, Expr::Num(v, Lit::Hex | Lit::Oct | Lit::Char) if *v < 0 && *v != min)
 }

@@ -28,7 +28,7 @@ pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
         let errors: Vec<String> =
             out.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.render("ours.c", text)).collect();
         last = errors.join("\n");
-        let too_big = |e: &String| e.contains("does not fit") || e.contains("inlining every call needs");
+        let too_big = |e: &String| e.contains("the program does not fit") || e.contains("inlining every call needs");
         if !errors.iter().all(too_big) {
             return Err(Rejected::Error(last));
         }

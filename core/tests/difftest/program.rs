@@ -109,11 +109,13 @@ pub enum UnOp {
     Neg,
     Not,
     BitNot,
+    Plus,
 }
 
 impl UnOp {
     pub fn symbol(self) -> &'static str {
         match self {
+            UnOp::Plus => "+",
             UnOp::Neg => "-",
             UnOp::Not => "!",
             UnOp::BitNot => "~",
@@ -153,6 +155,8 @@ impl Builtin {
 pub enum Expr {
     /// A value in the signed N-bit range, and its spelling.
     Num(i64, Lit),
+    /// A `#define` name and its value.
+    Macro(String, i64),
     Var(String),
     Index(String, Box<Expr>),
     Call(String, Vec<Expr>),
@@ -178,14 +182,18 @@ pub struct Guard {
     pub bound: i64,
 }
 
+/// One declarator: `name = e` or `name[len] = {…}` (a list may be shorter than `len`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub len: Option<usize>,
+    pub init: Vec<Expr>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    /// `int name = e;` or `int name[len] = {…};` (a list may be shorter than `len`).
-    Decl {
-        name: String,
-        len: Option<usize>,
-        init: Vec<Expr>,
-    },
+    /// `int a = 1, b[2] = {a};`: each declarator sees the ones before it.
+    Decl(Vec<Local>),
     Expr(Expr),
     If(Expr, Vec<Stmt>, Option<Vec<Stmt>>),
     /// `for (int var = from; var CMP to; var += step)`; `var` is never written in the body.
@@ -216,6 +224,8 @@ pub enum Stmt {
 pub struct Global {
     pub name: String,
     pub len: Option<usize>,
+    /// A `#define` that spells the length.
+    pub len_macro: Option<String>,
     /// Initial values (may be shorter than the array; empty: no initializer).
     pub init: Vec<i64>,
 }
@@ -232,6 +242,8 @@ pub struct Func {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub bits: u32,
+    /// `#define NAME value` lines at the top.
+    pub defines: Vec<(String, i64, Lit)>,
     pub globals: Vec<Global>,
     pub funcs: Vec<Func>,
 }

@@ -28,6 +28,13 @@ fn mutate(p: &Program, n: usize) -> Option<Program> {
     let mut q = p.clone();
     let mut m = Mutator { target: n, seen: 0, done: false };
     let mut k = 0;
+    while k < q.defines.len() && !m.done {
+        if m.hit() {
+            q.defines.remove(k);
+        }
+        k += 1;
+    }
+    let mut k = 0;
     while k < q.globals.len() && !m.done {
         if m.hit() {
             q.globals.remove(k);
@@ -68,7 +75,7 @@ impl Mutator {
                 v.remove(i);
                 return;
             }
-            if let Some(inner) = unwrap(&v[i]) {
+            for inner in unwraps(&v[i]) {
                 if self.hit() {
                     v.splice(i..=i, inner);
                     return;
@@ -81,7 +88,7 @@ impl Mutator {
 
     fn stmt(&mut self, s: &mut Stmt) {
         match s {
-            Stmt::Decl { init, .. } => init.iter_mut().for_each(|e| self.expr(e)),
+            Stmt::Decl(locals) => locals.iter_mut().flat_map(|l| &mut l.init).for_each(|e| self.expr(e)),
             Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => self.expr(e),
             Stmt::If(c, a, b) => {
                 self.expr(c);
@@ -115,7 +122,7 @@ impl Mutator {
             }
         }
         match e {
-            Expr::Num(..) | Expr::Var(_) => {}
+            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) => {}
             Expr::Index(_, i) => self.expr(i),
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             Expr::Unary(_, a) | Expr::Paren(a) => self.expr(a),
@@ -133,12 +140,12 @@ impl Mutator {
     }
 }
 
-/// The statements a compound statement can be replaced by.
-fn unwrap(s: &Stmt) -> Option<Vec<Stmt>> {
+/// The statement lists a compound statement can be replaced by.
+fn unwraps(s: &Stmt) -> Vec<Vec<Stmt>> {
     match s {
-        Stmt::If(_, a, _) | Stmt::Block(a) => Some(a.clone()),
-        Stmt::For { body, .. } | Stmt::While { body, .. } => Some(body.clone()),
-        _ => None,
+        Stmt::If(_, a, b) => [Some(a.clone()), b.clone()].into_iter().flatten().collect(),
+        Stmt::Block(a) | Stmt::For { body: a, .. } | Stmt::While { body: a, .. } => vec![a.clone()],
+        _ => vec![],
     }
 }
 
@@ -149,7 +156,7 @@ fn replacements(e: &Expr) -> Vec<Expr> {
     match e {
         Expr::Num(0, Lit::Dec) => vec![],
         Expr::Num(1, Lit::Dec) => vec![zero],
-        Expr::Num(v, _) => vec![zero, one, Expr::Num(*v, Lit::Dec)],
+        Expr::Num(v, _) | Expr::Macro(_, v) => vec![zero, one, Expr::Num(*v, Lit::Dec)],
         Expr::Var(_) | Expr::Index(..) => vec![zero, one],
         Expr::Call(_, args) | Expr::Builtin(_, args) => [zero, one].into_iter().chain(args.iter().cloned()).collect(),
         Expr::Unary(_, a) | Expr::Paren(a) => vec![zero, one, (**a).clone()],

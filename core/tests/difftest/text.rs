@@ -21,7 +21,12 @@ pub enum Dialect<'a> {
 }
 
 pub fn render(p: &Program, d: Dialect) -> String {
-    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0 };
+    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0 };
+    for (name, v, lit) in &p.defines {
+        let value = if w.gcc() { format!("({v})") } else { w.literal(*v, *lit) };
+        let t = format!("#define {} {value}", w.name(name));
+        w.line(&t);
+    }
     for g in &p.globals {
         w.global(g);
     }
@@ -36,6 +41,8 @@ struct Writer<'a> {
     bits: u32,
     out: String,
     indent: usize,
+    /// Lines so far: the same in both dialects, so choices made from it agree.
+    lines: usize,
 }
 
 impl Writer<'_> {
@@ -59,6 +66,7 @@ impl Writer<'_> {
     }
 
     fn line(&mut self, text: &str) {
+        self.lines += 1;
         self.out.push_str(&"    ".repeat(self.indent));
         self.out.push_str(text);
         self.out.push('\n');
@@ -66,8 +74,10 @@ impl Writer<'_> {
 
     fn global(&mut self, g: &Global) {
         let mut s = format!("{} {}", self.int(), self.name(&g.name));
-        if let Some(n) = g.len {
-            s += &format!("[{n}]");
+        match (&g.len_macro, g.len) {
+            (Some(m), _) => s += &format!("[{}]", self.name(m)),
+            (None, Some(n)) => s += &format!("[{n}]"),
+            (None, None) => {}
         }
         match (g.len, g.init.as_slice()) {
             (_, []) => {}
@@ -100,13 +110,15 @@ impl Writer<'_> {
 
     fn stmt(&mut self, s: &Stmt) {
         match s {
-            Stmt::Decl { name, len, init } => {
-                let mut t = format!("{} {}", self.int(), self.name(name));
-                match len {
-                    Some(n) => t += &format!("[{n}] = {{{}}}", self.list(init)),
-                    None => t += &format!(" = {}", self.expr(&init[0])),
-                }
-                t.push(';');
+            Stmt::Decl(locals) => {
+                let each: Vec<String> = locals
+                    .iter()
+                    .map(|l| match l.len {
+                        Some(n) => format!("{}[{n}] = {{{}}}", self.name(&l.name), self.list(&l.init)),
+                        None => format!("{} = {}", self.name(&l.name), self.expr(&l.init[0])),
+                    })
+                    .collect();
+                let t = format!("{} {};", self.int(), each.join(", "));
                 self.line(&t);
             }
             Stmt::Expr(e) => {
@@ -114,14 +126,11 @@ impl Writer<'_> {
                 self.line(&t);
             }
             Stmt::If(c, a, b) => {
-                let t = format!("if ({}) {{", self.expr(c));
-                self.line(&t);
-                self.body(a);
+                let head = format!("if ({})", self.expr(c));
+                self.clause(&head, a);
                 if let Some(b) = b {
-                    self.line("} else {");
-                    self.body(b);
+                    self.clause("else", b);
                 }
-                self.line("}");
             }
             Stmt::For { var, from, cmp, to, step, body } => {
                 let v = self.name(var);
@@ -132,10 +141,8 @@ impl Writer<'_> {
                     k => format!("{v} -= {}", -k),
                 };
                 let (from, to) = (self.bound(*from), self.bound(*to));
-                let t = format!("for ({} {v} = {from}; {v} {} {to}; {step}) {{", self.int(), cmp.symbol());
-                self.line(&t);
-                self.body(body);
-                self.line("}");
+                let head = format!("for ({} {v} = {from}; {v} {} {to}; {step})", self.int(), cmp.symbol());
+                self.clause(&head, body);
             }
             Stmt::While { guard, cond, body, do_while } => {
                 let g = self.name(&guard.var);
@@ -179,6 +186,24 @@ impl Writer<'_> {
         }
     }
 
+    /// `head { body }`, or `head` and its one simple statement on the next line
+    /// (on every other line, so both forms occur; never around an `if`, whose
+    /// `else` could then attach to the wrong one).
+    fn clause(&mut self, head: &str, body: &[Stmt]) {
+        let simple = matches!(
+            body,
+            [Stmt::Expr(_) | Stmt::Break | Stmt::Continue | Stmt::Return(_) | Stmt::Assert(_) | Stmt::Frame]
+        );
+        if simple && self.lines % 2 == 1 {
+            self.line(head);
+            self.body(body);
+        } else {
+            self.line(&format!("{head} {{"));
+            self.body(body);
+            self.line("}");
+        }
+    }
+
     fn bound(&self, v: i64) -> String {
         if self.gcc() {
             num(v)
@@ -211,15 +236,15 @@ impl Writer<'_> {
     fn ours_expr(&self, e: &Expr) -> String {
         match e {
             Expr::Num(v, lit) => self.literal(*v, *lit),
-            Expr::Var(n) => n.clone(),
+            Expr::Macro(n, _) | Expr::Var(n) => n.clone(),
             Expr::Index(n, i) => format!("{n}[{}]", self.expr(i)),
             Expr::Call(f, args) => format!("{f}({})", self.list(args)),
             Expr::Builtin(b, args) => format!("{}({})", b.name(), self.list(args)),
             Expr::Unary(op, x) => {
                 let inner = self.expr_at(x, 14);
-                // `- -x` must not become `--x`.
-                if *op == UnOp::Neg && inner.starts_with('-') {
-                    format!("-({inner})")
+                // `- -x` must not become `--x`, nor `+ +x` become `++x`.
+                if matches!(op, UnOp::Neg | UnOp::Plus) && inner.starts_with(op.symbol()) {
+                    format!("{}({inner})", op.symbol())
                 } else {
                     format!("{}{inner}", op.symbol())
                 }
@@ -269,7 +294,7 @@ impl Writer<'_> {
         let x = |e: &Expr| self.gcc_expr(e);
         match e {
             Expr::Num(v, _) => num(*v),
-            Expr::Var(n) => self.name(n),
+            Expr::Macro(n, _) | Expr::Var(n) => self.name(n),
             Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
             Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
@@ -313,7 +338,13 @@ fn num(v: i64) -> String {
 fn ours_prec(e: &Expr) -> u8 {
     match e {
         Expr::Num(v, Lit::Dec) if *v < 0 => 14,
-        Expr::Num(..) | Expr::Var(_) | Expr::Index(..) | Expr::Call(..) | Expr::Builtin(..) | Expr::Paren(_) => 16,
+        Expr::Num(..)
+        | Expr::Macro(..)
+        | Expr::Var(_)
+        | Expr::Index(..)
+        | Expr::Call(..)
+        | Expr::Builtin(..)
+        | Expr::Paren(_) => 16,
         Expr::IncDec { post: true, .. } => 15,
         Expr::IncDec { .. } | Expr::Unary(..) => 14,
         Expr::Binary(op, ..) => op.prec(),
