@@ -380,9 +380,7 @@ impl Gen {
             (None, self.expr(cx, depth))
         };
         if op.is_none() && self.avoid_known && known::logic_into_own_operand(&t, &rhs) {
-            if let Expr::Binary(_, _, b) = rhs {
-                rhs = *b;
-            }
+            rhs = Expr::Num(1, Lit::Dec);
         }
         Expr::Assign(op, Box::new(t), Box::new(rhs))
     }

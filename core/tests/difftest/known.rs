@@ -4,13 +4,44 @@
 //! anyway. Delete an entry when its fix lands (the corpus test then insists
 //! the case passes).
 
-use super::program::{BinOp, Expr, Lit, UnOp};
+use super::program::{BinOp, Expr, Lit, Program, UnOp};
+
+/// Whether `p` contains a known bug's pattern (the reducer keeps away from
+/// them, so a new divergence does not shrink into an old one).
+pub fn present(p: &Program) -> bool {
+    let globals: Vec<&str> = p.globals.iter().map(|g| g.name.as_str()).collect();
+    p.any_expr(&mut |e| match e {
+        Expr::Assign(None, t, rhs) => {
+            logic_into_own_operand(t, rhs)
+                || (FAULT_CLOBBERS_TARGET
+                    && t.any(&mut |x| matches!(x, Expr::Var(n) | Expr::Index(n, _) if globals.contains(&n.as_str())))
+                    && may_fault(rhs))
+        }
+        Expr::Unary(op, x) => negated_pattern_literal(*op, x, p.bits),
+        _ => false,
+    })
+}
+
+/// Whether evaluating `e` can fault: a division by anything but a nonzero
+/// literal or `(… | 1)`, or any call (conservatively).
+fn may_fault(e: &Expr) -> bool {
+    e.any(&mut |x| match x {
+        Expr::Binary(BinOp::Div | BinOp::Rem, _, d) => match &**d {
+            Expr::Num(v, _) => *v == 0,
+            Expr::Binary(BinOp::Or, _, one) => **one != Expr::Num(1, Lit::Dec),
+            _ => true,
+        },
+        Expr::Call(..) => true,
+        _ => false,
+    })
+}
 
 /// `regress/logic_assign_own_operand.c`: `t = t && e;` and `t = t || e;` emit no
 /// instruction (`t` keeps its value).
 pub fn logic_into_own_operand(target: &Expr, rhs: &Expr) -> bool {
     match (target, rhs) {
         (Expr::Var(t), Expr::Binary(BinOp::LogAnd | BinOp::LogOr, a, _)) => names(a, t),
+        (_, Expr::Paren(inner)) => logic_into_own_operand(target, inner),
         _ => false,
     }
 }

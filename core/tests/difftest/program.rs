@@ -247,3 +247,50 @@ pub struct Program {
     pub globals: Vec<Global>,
     pub funcs: Vec<Func>,
 }
+
+impl Expr {
+    /// The direct subexpressions.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) => vec![],
+            Expr::Index(_, i) => vec![i],
+            Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
+            Expr::Unary(_, a) | Expr::Paren(a) | Expr::IncDec { target: a, .. } => vec![a],
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => vec![a, b],
+            Expr::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// Whether `f` holds for this expression or any inside it.
+    pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        f(self) || self.children().into_iter().any(|c| c.any(f))
+    }
+}
+
+impl Stmt {
+    /// The expressions directly in this statement, and its nested statement lists.
+    pub fn parts(&self) -> (Vec<&Expr>, Vec<&[Stmt]>) {
+        match self {
+            Stmt::Decl(locals) => (locals.iter().flat_map(|l| &l.init).collect(), vec![]),
+            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => (vec![e], vec![]),
+            Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),
+            Stmt::For { body, .. } => (vec![], vec![body]),
+            Stmt::While { cond, body, .. } => (vec![cond], vec![body]),
+            Stmt::Block(b) => (vec![], vec![b]),
+            Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => (vec![], vec![]),
+        }
+    }
+}
+
+impl Program {
+    /// Whether `f` holds for any expression of the program.
+    pub fn any_expr(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        fn stmts(ss: &[Stmt], f: &mut impl FnMut(&Expr) -> bool) -> bool {
+            ss.iter().any(|s| {
+                let (es, bodies) = s.parts();
+                es.into_iter().any(|e| e.any(f)) || bodies.into_iter().any(|b| stmts(b, f))
+            })
+        }
+        self.funcs.iter().any(|fun| stmts(&fun.body, f))
+    }
+}

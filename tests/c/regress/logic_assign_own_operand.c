@@ -2,8 +2,8 @@
 // 0xe26b63b2fb0a9fa9, reduced): an assignment whose right side is `&&` or `||`
 // with the target itself as the left operand emitted no instruction, so the
 // target kept its old value (a = 5 after `a = a && b`). Expected values: gcc.
-// expect: a = 1, c = 1, d = 0, e = 1, g = 0, h = 0, l = 1
-int a, b, c, d, e, g, h, l;
+// expect: a = 1, c = 1, d = 0, e = 1, g = 0, h = 0, l = 1, p = 1
+int a, b, c, d, e, g, h, l, p;
 int main() {
     a = 5;
     b = 3;
@@ -19,5 +19,7 @@ int main() {
     int x = 5;
     x = x && b;
     l = x;
+    p = -3;
+    p = (p && 2);
     return 0;
 }
