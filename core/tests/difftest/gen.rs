@@ -117,8 +117,13 @@ impl Gen {
         };
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let n = len.unwrap_or(1);
-        let init =
-            if self.rng.chance(1, 3) { Vec::new() } else { (0..1 + self.rng.below(n)).map(|_| self.value()).collect() };
+        let count = if self.rng.chance(1, 3) { 0 } else { 1 + self.rng.below(n) };
+        let init = (0..count)
+            .map(|_| {
+                let depth = if self.rng.chance(1, 3) { 3 } else { 0 };
+                self.const_expr(depth)
+            })
+            .collect();
         self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true });
         Global { name, len, len_macro, init }
     }
@@ -445,14 +450,8 @@ impl Gen {
         let effects = cx.mode == Mode::Effects;
         match self.rng.below(20) {
             10..=11 => {
-                let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
-                let mut x = self.expr(cx, d);
-                if self.avoid_known && known::negated_pattern_literal(op, &x, self.bits) {
-                    if let Expr::Num(v, _) = x {
-                        x = Expr::Num(v, Lit::Dec);
-                    }
-                }
-                Expr::Unary(op, Box::new(x))
+                let x = self.expr(cx, d);
+                self.unary(x)
             }
             12 => {
                 let c = self.expr(cx, d);
@@ -494,6 +493,48 @@ impl Gen {
             },
             18 => Expr::Paren(Box::new(self.expr(cx, d))),
             _ => self.binary(cx, d),
+        }
+    }
+
+    fn unary(&mut self, mut x: Expr) -> Expr {
+        let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
+        if self.avoid_known && known::negated_pattern_literal(op, &x, self.bits) {
+            if let Expr::Num(v, _) = x {
+                x = Expr::Num(v, Lit::Dec);
+            }
+        }
+        Expr::Unary(op, Box::new(x))
+    }
+
+    /// A constant expression (a global's initializer): literals, `#define`s and
+    /// operators, with divisors and shift counts that are always defined.
+    fn const_expr(&mut self, depth: u32) -> Expr {
+        if depth == 0 || self.rng.chance(1, 3) {
+            return self.literal();
+        }
+        let d = depth - 1;
+        match self.rng.below(8) {
+            0 => {
+                let x = self.const_expr(d);
+                self.unary(x)
+            }
+            1 => {
+                let (c, a) = (self.const_expr(d), self.const_expr(d));
+                Expr::Cond(Box::new(c), Box::new(a), Box::new(self.const_expr(d)))
+            }
+            _ => {
+                let op = self.rng.pick(&BinOp::ALL);
+                let a = self.const_expr(d);
+                let b = self.const_expr(d);
+                let b = match op {
+                    BinOp::Div | BinOp::Rem => Expr::Binary(BinOp::Or, Box::new(b), Box::new(Expr::Num(1, Lit::Dec))),
+                    BinOp::Shl | BinOp::Shr => {
+                        Expr::Binary(BinOp::And, Box::new(b), Box::new(Expr::Num(self.bits as i64 - 1, Lit::Dec)))
+                    }
+                    _ => b,
+                };
+                Expr::Binary(op, Box::new(a), Box::new(b))
+            }
         }
     }
 

@@ -226,8 +226,8 @@ pub struct Global {
     pub len: Option<usize>,
     /// A `#define` that spells the length.
     pub len_macro: Option<String>,
-    /// Initial values (may be shorter than the array; empty: no initializer).
-    pub init: Vec<i64>,
+    /// Constant expressions (may be fewer than the array's length; none: no initializer).
+    pub init: Vec<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -291,6 +291,6 @@ impl Program {
                 es.into_iter().any(|e| e.any(f)) || bodies.into_iter().any(|b| stmts(b, f))
             })
         }
-        self.funcs.iter().any(|fun| stmts(&fun.body, f))
+        self.globals.iter().flat_map(|g| &g.init).any(|e| e.any(f)) || self.funcs.iter().any(|fun| stmts(&fun.body, f))
     }
 }

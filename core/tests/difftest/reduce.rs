@@ -48,6 +48,9 @@ fn mutate(p: &Program, n: usize) -> Option<Program> {
         }
         k += 1;
     }
+    for g in &mut q.globals {
+        g.init.iter_mut().for_each(|e| m.expr(e));
+    }
     for f in &mut q.funcs {
         m.stmts(&mut f.body);
     }

@@ -21,7 +21,7 @@ pub enum Dialect<'a> {
 }
 
 pub fn render(p: &Program, d: Dialect) -> String {
-    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0 };
+    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0, constant: false };
     for (name, v, lit) in &p.defines {
         let value = if w.gcc() { format!("({v})") } else { w.literal(*v, *lit) };
         let t = format!("#define {} {value}", w.name(name));
@@ -43,6 +43,8 @@ struct Writer<'a> {
     indent: usize,
     /// Lines so far: the same in both dialects, so choices made from it agree.
     lines: usize,
+    /// Printing a constant expression (a global's initializer).
+    constant: bool,
 }
 
 impl Writer<'_> {
@@ -79,11 +81,14 @@ impl Writer<'_> {
             (None, Some(n)) => s += &format!("[{n}]"),
             (None, None) => {}
         }
+        // gcc's initializers must be constant: no helper calls (divisors are never zero here).
+        self.constant = true;
         match (g.len, g.init.as_slice()) {
             (_, []) => {}
-            (None, [v]) => s += &format!(" = {v}"),
-            _ => s += &format!(" = {{{}}}", g.init.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+            (None, [e]) => s += &format!(" = {}", self.expr(e)),
+            _ => s += &format!(" = {{{}}}", self.list(&g.init)),
         }
+        self.constant = false;
         s.push(';');
         self.line(&s);
     }
@@ -300,6 +305,9 @@ impl Writer<'_> {
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
             Expr::Unary(UnOp::Neg, a) => format!("W(-{})", x(a)),
             Expr::Unary(op, a) => format!("({}{})", op.symbol(), x(a)),
+            Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) if self.constant => {
+                format!("W({} {} {})", x(a), op.symbol(), x(b))
+            }
             Expr::Binary(BinOp::Div, a, b) => format!("div_({}, {}, __LINE__)", x(a), x(b)),
             Expr::Binary(BinOp::Rem, a, b) => format!("rem_({}, {}, __LINE__)", x(a), x(b)),
             Expr::Binary(op, a, b) if op.wraps() => format!("W({} {} {})", x(a), op.symbol(), x(b)),
