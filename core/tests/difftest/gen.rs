@@ -232,12 +232,17 @@ impl Gen {
         let mut cx = self.cx();
         let e = self.expr(&mut cx, 3);
         self.cur.may_fault = true;
-        if self.rng.chance(1, 8) {
-            return Stmt::Assert(e);
-        }
         // Mostly true: comparing with a literal rarely hits it.
-        let k = Expr::Num(self.value(), Lit::Dec);
-        Stmt::Assert(Expr::Binary(BinOp::Ne, Box::new(e), Box::new(k)))
+        let c = if self.rng.chance(1, 8) {
+            e
+        } else {
+            let k = Expr::Num(self.value(), Lit::Dec);
+            Expr::Binary(BinOp::Ne, Box::new(e), Box::new(k))
+        };
+        if self.avoid_known && known::constant_assert(&c) {
+            return Stmt::Frame;
+        }
+        Stmt::Assert(c)
     }
 
     /// A fresh local name, or (sometimes) an outer name to shadow.

@@ -283,14 +283,17 @@ impl Stmt {
 }
 
 impl Program {
+    /// Whether `f` holds for any statement of the program, nested ones included.
+    pub fn any_stmt(&self, f: &mut impl FnMut(&Stmt) -> bool) -> bool {
+        fn stmts(ss: &[Stmt], f: &mut impl FnMut(&Stmt) -> bool) -> bool {
+            ss.iter().any(|s| f(s) || s.parts().1.into_iter().any(|b| stmts(b, f)))
+        }
+        self.funcs.iter().any(|fun| stmts(&fun.body, f))
+    }
+
     /// Whether `f` holds for any expression of the program.
     pub fn any_expr(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
-        fn stmts(ss: &[Stmt], f: &mut impl FnMut(&Expr) -> bool) -> bool {
-            ss.iter().any(|s| {
-                let (es, bodies) = s.parts();
-                es.into_iter().any(|e| e.any(f)) || bodies.into_iter().any(|b| stmts(b, f))
-            })
-        }
-        self.globals.iter().flat_map(|g| &g.init).any(|e| e.any(f)) || self.funcs.iter().any(|fun| stmts(&fun.body, f))
+        self.globals.iter().flat_map(|g| &g.init).any(|e| e.any(f))
+            || self.any_stmt(&mut |s| s.parts().0.into_iter().any(|e| e.any(f)))
     }
 }
