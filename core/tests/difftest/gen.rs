@@ -289,9 +289,31 @@ impl Gen {
 
     fn for_loop(&mut self, depth: u32) -> Stmt {
         let n = self.trips();
+        let var = self.name("i");
+        if self.rng.chance(1, 3) {
+            // Any bounds, any comparison: a guard stops it (the counter may even wrap).
+            let g = Guard { var: self.name("k"), bound: n.max(1) as i64 };
+            self.scopes.declare(Var { name: g.var.clone(), len: None, writable: false, global: false });
+            let from = self.full_expr();
+            let cmp = self.rng.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Ne]);
+            let step = self.rng.pick(&[1, 1, 2, 3, -1, -1, -2]);
+            self.scopes.push();
+            self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+            let to = self.full_expr();
+            let body = self.loop_body(g.bound as u64, depth);
+            self.scopes.pop();
+            return Stmt::For { var, from, cmp, to, step, guard: Some(g), body };
+        }
         let step = self.rng.pick(&[1, 1, 1, 2, 3]);
-        let from = self.rng.range(-20, 20);
         let up = self.rng.chance(1, 2);
+        let max = (1i64 << (self.bits - 1)) - 1;
+        // Near zero, or ending next to an edge of the word (the step after the last stays in range).
+        let span = step * n as i64 + self.rng.range(0, 3);
+        let from = match (self.rng.chance(1, 2), up) {
+            (true, _) => self.rng.range(-20, 20),
+            (false, true) => max - span,
+            (false, false) => -max - 1 + span,
+        };
         // `n` trips: the last value is from ± step·(n − 1); the bound lies before the next one.
         let last = from + (n as i64 - 1) * step * if up { 1 } else { -1 };
         let slack = self.rng.range(0, step - 1);
@@ -301,12 +323,12 @@ impl Gen {
             (false, true) => (BinOp::Gt, last - 1 - slack, -step),
             (false, false) => (BinOp::Ge, last - slack, -step),
         };
-        let var = self.name("i");
         self.scopes.push();
         self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
         let body = self.loop_body(n, depth);
         self.scopes.pop();
-        Stmt::For { var, from, cmp, to, step, body }
+        let (from, to) = (Expr::Num(from, Lit::Dec), Expr::Num(to, Lit::Dec));
+        Stmt::For { var, from, cmp, to, step, guard: None, body }
     }
 
     fn while_loop(&mut self, depth: u32) -> Stmt {

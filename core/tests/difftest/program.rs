@@ -196,13 +196,17 @@ pub enum Stmt {
     Decl(Vec<Local>),
     Expr(Expr),
     If(Expr, Vec<Stmt>, Option<Vec<Stmt>>),
-    /// `for (int var = from; var CMP to; var += step)`; `var` is never written in the body.
+    /// `for (int var = from; var CMP to; var += step)`; `var` is never written in
+    /// the body. Without a guard the bounds are literals that give a known number
+    /// of trips; with one (`int g = 0; for (…; g < bound && var CMP to; …) { g++; … }`)
+    /// they are any expressions.
     For {
         var: String,
-        from: i64,
+        from: Expr,
         cmp: BinOp,
-        to: i64,
+        to: Expr,
         step: i64,
+        guard: Option<Guard>,
         body: Vec<Stmt>,
     },
     /// `int g = 0; while (g < bound && cond) { g++; … }`, or the `do … while` form.
@@ -274,7 +278,7 @@ impl Stmt {
             Stmt::Decl(locals) => (locals.iter().flat_map(|l| &l.init).collect(), vec![]),
             Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => (vec![e], vec![]),
             Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),
-            Stmt::For { body, .. } => (vec![], vec![body]),
+            Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
             Stmt::While { cond, body, .. } => (vec![cond], vec![body]),
             Stmt::Block(b) => (vec![], vec![b]),
             Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => (vec![], vec![]),

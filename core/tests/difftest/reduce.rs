@@ -104,7 +104,11 @@ impl Mutator {
                     self.stmts(b);
                 }
             }
-            Stmt::For { body, .. } => self.stmts(body),
+            Stmt::For { from, to, body, .. } => {
+                self.expr(from);
+                self.expr(to);
+                self.stmts(body);
+            }
             Stmt::While { cond, body, .. } => {
                 self.expr(cond);
                 self.stmts(body);

@@ -137,7 +137,7 @@ impl Writer<'_> {
                     self.clause("else", b);
                 }
             }
-            Stmt::For { var, from, cmp, to, step, body } => {
+            Stmt::For { var, from, cmp, to, step, guard, body } => {
                 let v = self.name(var);
                 let step = match step {
                     1 => format!("{v}++"),
@@ -145,9 +145,24 @@ impl Writer<'_> {
                     k if *k > 0 => format!("{v} += {k}"),
                     k => format!("{v} -= {}", -k),
                 };
-                let (from, to) = (self.bound(*from), self.bound(*to));
-                let head = format!("for ({} {v} = {from}; {v} {} {to}; {step})", self.int(), cmp.symbol());
-                self.clause(&head, body);
+                let test = format!("{v} {} {}", cmp.symbol(), self.expr_at(to, cmp.prec() + 1));
+                let init = format!("{} {v} = {}", self.int(), self.expr(from));
+                match guard {
+                    None => self.clause(&format!("for ({init}; {test}; {step})"), body),
+                    Some(g) => {
+                        let k = self.name(&g.var);
+                        self.line(&format!("{} {k} = 0;", self.int()));
+                        let test = format!(
+                            "{k} < {} && {}",
+                            g.bound,
+                            self.paren_if_ours(&test, cmp.prec() > BinOp::LogAnd.prec())
+                        );
+                        self.line(&format!("for ({init}; {test}; {step}) {{"));
+                        self.line(&format!("    {k}++;"));
+                        self.body(body);
+                        self.line("}");
+                    }
+                }
             }
             Stmt::While { guard, cond, body, do_while } => {
                 let g = self.name(&guard.var);
@@ -209,11 +224,13 @@ impl Writer<'_> {
         }
     }
 
-    fn bound(&self, v: i64) -> String {
-        if self.gcc() {
-            num(v)
+    /// `text` in parentheses unless C's precedence makes them unneeded (ours) —
+    /// gcc's text always has them.
+    fn paren_if_ours(&self, text: &str, unneeded: bool) -> String {
+        if unneeded && !self.gcc() {
+            text.to_string()
         } else {
-            v.to_string()
+            format!("({text})")
         }
     }
 
