@@ -29,7 +29,7 @@ fn main() {
         Some(parsed.unwrap_or_else(|_| usage(&format!("{flag}: `{v}` is not a number"))))
     };
     if let Some(seed) = value("--show") {
-        let p = difftest::gen::program(seed, avoid);
+        let p = difftest::gen::program(seed, avoid, difftest::ours::features());
         println!("// ours ({}-bit words)\n{}", p.bits, render(&p, Dialect::Ours));
         println!("// gcc's\n{}", render(&p, Dialect::Gcc { prefix: "" }));
         return;
@@ -57,7 +57,7 @@ fn main() {
 /// Shrinks one diverging program and prints it with both outcomes.
 fn reduce(seed: u64, avoid: bool) {
     let dir = campaign::scratch("reduce");
-    let p = difftest::gen::program(seed, avoid);
+    let p = difftest::gen::program(seed, avoid, difftest::ours::features());
     let first = campaign::outcomes(&p, &dir).unwrap_or_else(|e| usage(&format!("the program does not build: {e}")));
     let Some(kind) = first.0.diff(&first.1) else { usage("this program does not diverge") };
     let status_differs = first.0.end != first.1.end;

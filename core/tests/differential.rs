@@ -53,8 +53,8 @@ fn the_comparison_sees_a_wrong_width() {
     let sum =
         Expr::Assign(None, Box::new(Expr::Var("g".into())), Box::new(Expr::Binary(BinOp::Add, hundred(), hundred())));
     let main = Func { name: "main".into(), params: vec![], returns_int: false, body: vec![Stmt::Expr(sum)] };
-    let g = Global { name: "g".into(), len: None, len_macro: None, init: vec![] };
-    let p = Program { bits: 8, defines: vec![], globals: vec![g], funcs: vec![main] };
+    let g = Global { name: "g".into(), len: None, len_macro: None, init: vec![], char: false, string: None };
+    let p = Program { bits: 8, defines: vec![], globals: vec![g], funcs: vec![main], prototypes: false };
     let dir = campaign::scratch("width");
     let (ours, gcc8) = campaign::outcomes(&p, &dir).unwrap();
     assert_eq!(ours.globals, [("g".to_string(), vec![-56])]);

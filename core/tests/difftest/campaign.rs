@@ -4,8 +4,9 @@
 
 use super::gcc;
 use super::gen;
+use super::gen::Features;
 use super::ours::{self, Rejected, Transformers};
-use super::outcome::Outcome;
+use super::outcome::{End, Outcome};
 use super::program::Program;
 use super::rng::Rng;
 use super::text::{render, Dialect};
@@ -29,18 +30,28 @@ pub struct Budget {
     pub threads: usize,
     /// Steer around the bugs in `known` (off: check whether they are fixed).
     pub avoid_known: bool,
+    pub features: Features,
 }
 
 impl Budget {
     pub fn new(seed: u64, count: usize, lockstep: bool) -> Budget {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(4);
-        Budget { seed, count, lockstep, lockstep_max_steps: 200_000, max_steps: 50_000_000, threads, avoid_known: true }
+        Budget {
+            seed,
+            count,
+            lockstep,
+            lockstep_max_steps: 200_000,
+            max_steps: 50_000_000,
+            threads,
+            avoid_known: true,
+            features: ours::features(),
+        }
     }
 }
 
 #[derive(Debug)]
 pub struct Divergence {
-    /// The program's own seed: `gen::program(seed, avoid_known)` rebuilds it.
+    /// The program's own seed: `gen::program(seed, avoid_known, features)` rebuilds it.
     pub seed: u64,
     pub engine: &'static str,
     pub what: String,
@@ -52,6 +63,8 @@ pub struct Report {
     pub programs: usize,
     /// Needed a bigger machine than any preset: not compared.
     pub too_big: usize,
+    /// Recursed deeper than our machine's stack (the fault "stack overflow"): not compared.
+    pub too_deep: usize,
     pub compared: usize,
     /// Compared programs that needed the 2048-column preset.
     pub large: usize,
@@ -67,13 +80,15 @@ pub struct Report {
 impl Report {
     pub fn summary(&self, b: &Budget) -> String {
         format!(
-            "seed {:#x}: {} programs, {} compared with gcc ({} on a 2048-column preset, {} ended in a fault, {} too big for any preset), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
+            "seed {:#x}, features {:?}: {} programs, {} compared with gcc ({} on a 2048-column preset, {} ended in a fault; {} too big for any preset, {} too deep for our stack), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
             b.seed,
+            b.features,
             self.programs,
             self.compared,
             self.large,
             self.faulted,
             self.too_big,
+            self.too_deep,
             self.steps,
             self.lockstep_programs,
             self.lockstep_steps,
@@ -142,6 +157,7 @@ pub fn run(b: &Budget) -> Report {
 
 fn merge(into: &mut Report, r: Report) {
     into.too_big += r.too_big;
+    into.too_deep += r.too_deep;
     into.compared += r.compared;
     into.large += r.large;
     into.faulted += r.faulted;
@@ -164,7 +180,7 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
     let mut cases = Vec::new();
     for &k in chunk {
         let seed = program_seed(b.seed, k);
-        let prog = gen::program(seed, b.avoid_known);
+        let prog = gen::program(seed, b.avoid_known, b.features);
         let text = render(&prog, Dialect::Ours);
         match ours::build(&text, prog.bits) {
             Ok(image) => cases.push(Case { seed, prog, text, image }),
@@ -199,10 +215,14 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
 fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &mut Report) {
     let diverge = |engine, what| Divergence { seed: case.seed, engine, what, text: case.text.clone() };
     let (got, steps) = ours::interpret(&case.image, b.max_steps);
+    if matches!(&got.end, End::Fault { message, .. } if message == "stack overflow") && want.end == End::Halted {
+        r.too_deep += 1;
+        return;
+    }
     r.compared += 1;
     r.large += usize::from(case.image.config.n == 2048);
     r.steps += steps;
-    r.faulted += usize::from(matches!(want.end, super::outcome::End::Fault { .. }));
+    r.faulted += usize::from(matches!(want.end, End::Fault { .. }));
     if let Some(d) = got.diff(want) {
         r.divergences.push(diverge("interp", d));
         return;

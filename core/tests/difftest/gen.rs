@@ -18,8 +18,20 @@ const MAX_MULT: u64 = 64;
 /// instruction slots of a 512-column machine.
 const MAX_SIZE: usize = 260;
 
+/// The parts of the language the generator may use beyond the first subset
+/// (`ours::features` finds what the compiler accepts). Off, they draw nothing
+/// from the seed, so a seed names the same program either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// `char` variables and arrays, strings as initializers.
+    pub chars: bool,
+    pub switch: bool,
+    /// Recursive functions (a depth parameter bounds them).
+    pub recursion: bool,
+}
+
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
-pub fn program(seed: u64, avoid_known: bool) -> Program {
+pub fn program(seed: u64, avoid_known: bool, features: Features) -> Program {
     let mut rng = Rng::new(seed);
     let bits = if rng.chance(1, 4) { 16 } else { 8 };
     let mut g = Gen {
@@ -34,6 +46,8 @@ pub fn program(seed: u64, avoid_known: bool) -> Program {
         returns_int: false,
         avoid_known,
         defines: Vec::new(),
+        features,
+        breakable: 0,
     };
     g.program()
 }
@@ -54,6 +68,9 @@ struct Gen {
     avoid_known: bool,
     /// The program's `#define`s: name, value, spelling.
     defines: Vec<(String, i64, Lit)>,
+    features: Features,
+    /// Enclosing `switch`es (`break` needs a loop or one of them).
+    breakable: u32,
 }
 
 #[derive(Default)]
@@ -95,10 +112,12 @@ impl Gen {
         let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
         let mut funcs = Vec::new();
         for _ in 0..self.rng.below(5) {
-            funcs.push(self.function(false));
+            let recursive = self.features.recursion && self.rng.chance(1, 3);
+            funcs.push(if recursive { self.recursive_function() } else { self.function(false) });
         }
         funcs.push(self.function(true));
-        Program { bits: self.bits, defines: std::mem::take(&mut self.defines), globals, funcs }
+        let prototypes = self.features.recursion && self.rng.chance(1, 2);
+        Program { bits: self.bits, defines: std::mem::take(&mut self.defines), globals, funcs, prototypes }
     }
 
     fn name(&mut self, prefix: &str) -> String {
@@ -117,6 +136,12 @@ impl Gen {
             }
             _ => None,
         };
+        let char = self.features.chars && self.rng.chance(1, 4);
+        if char && len.is_some() && len_macro.is_none() && self.rng.chance(1, 2) {
+            let (name, len, text) = self.string_array();
+            self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: false, global: true });
+            return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text) };
+        }
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let n = len.unwrap_or(1);
         let count = if self.rng.chance(1, 3) { 0 } else { 1 + self.rng.below(n) };
@@ -127,7 +152,7 @@ impl Gen {
             })
             .collect();
         self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true });
-        Global { name, len, len_macro, init }
+        Global { name, len, len_macro, init, char, string: None }
     }
 
     fn function(&mut self, main: bool) -> Func {
@@ -161,9 +186,74 @@ impl Gen {
                 may_fault: acc.may_fault,
                 mult: acc.mult,
                 size: acc.size,
+                recursive: false,
             });
         }
         Func { name, params, returns_int: self.returns_int, body }
+    }
+
+    /// `f(d, …)`: returns at depth 0, otherwise runs loop-free statements and
+    /// calls itself once or twice with `d - 1` (at most 15 activations).
+    fn recursive_function(&mut self) -> Func {
+        let name = self.name("f");
+        self.returns_int = self.rng.chance(4, 5);
+        self.scopes.push();
+        let depth = self.name("d");
+        self.scopes.declare(Var { name: depth.clone(), len: None, writable: false, global: false });
+        let params: Vec<String> =
+            std::iter::once(depth.clone()).chain((0..self.rng.below(3)).map(|_| self.name("p"))).collect();
+        for p in &params[1..] {
+            self.scopes.declare(Var { name: p.clone(), len: None, writable: true, global: false });
+        }
+        self.cur = Acc { mult: 1, ..Acc::default() };
+        // No loops, and only calls to loop-free functions: the activations multiply.
+        self.mult = MAX_MULT;
+        self.loops = 0;
+        let base = self.returns_int.then(|| self.full_expr());
+        let at_zero = Expr::Binary(BinOp::Le, Box::new(Expr::Var(depth.clone())), Box::new(Expr::Num(0, Lit::Dec)));
+        let mut body = vec![Stmt::If(at_zero, vec![Stmt::Return(base)], None)];
+        for _ in 0..1 + self.rng.below(2) {
+            let n = self.rng.below(3);
+            self.stmts_into(&mut body, n, 1);
+            let lower = Expr::Binary(BinOp::Sub, Box::new(Expr::Var(depth.clone())), Box::new(Expr::Num(1, Lit::Dec)));
+            let mut cx = Cx { fp: Footprint::default(), mode: Mode::Pure };
+            let args = std::iter::once(lower).chain((1..params.len()).map(|_| self.expr(&mut cx, 2))).collect();
+            let call = Expr::Call(name.clone(), args);
+            body.push(if self.returns_int && self.rng.chance(2, 3) {
+                let local = self.name("x");
+                self.scopes.declare(Var { name: local.clone(), len: None, writable: true, global: false });
+                Stmt::Decl(vec![Local { name: local, len: None, init: vec![call], char: false, string: None }])
+            } else {
+                Stmt::Expr(call)
+            });
+        }
+        if self.returns_int {
+            let e = self.full_expr();
+            body.push(Stmt::Return(Some(e)));
+        }
+        self.scopes.pop();
+        let acc = std::mem::take(&mut self.cur);
+        let returns_int = self.returns_int;
+        self.funcs.push(FnInfo {
+            name: name.clone(),
+            arity: params.len(),
+            returns_int,
+            reads: acc.reads,
+            writes: acc.writes,
+            may_fault: acc.may_fault,
+            mult: 15,
+            size: 4,
+            recursive: true,
+        });
+        Func { name, params, returns_int, body }
+    }
+
+    /// A `char` array holding a string: its name, length (room for the 0, or exactly the text) and text.
+    fn string_array(&mut self) -> (String, usize, String) {
+        const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,!?-";
+        let text: String = (0..self.rng.below(7)).map(|_| LETTERS[self.rng.below(LETTERS.len())] as char).collect();
+        let len = (text.len() + self.rng.below(3)).max(1);
+        (self.name("s"), len, text)
     }
 
     /// A block in its own scope.
@@ -187,6 +277,12 @@ impl Gen {
     fn stmt(&mut self, depth: u32) -> Stmt {
         self.cur.size += 1;
         let nested = depth > 0;
+        if nested && self.features.switch && self.rng.chance(1, 12) {
+            return self.switch(depth);
+        }
+        if self.breakable > 0 && self.loops == 0 && self.rng.chance(1, 10) {
+            return self.guarded(Stmt::Break);
+        }
         match self.rng.below(100) {
             0..=11 => self.decl(false),
             12..=15 => self.decl(true),
@@ -219,6 +315,35 @@ impl Gen {
             93..=94 => Stmt::Frame,
             _ => self.assign_stmt(),
         }
+    }
+
+    /// `switch` with up to five arms (distinct labels, maybe a `default` anywhere),
+    /// each falling through or ending with `break`.
+    fn switch(&mut self, depth: u32) -> Stmt {
+        let cond = self.full_expr();
+        let n = 1 + self.rng.below(5);
+        let default_at = self.rng.chance(1, 2).then(|| self.rng.below(n));
+        let mut used = Vec::new();
+        self.breakable += 1;
+        let mut arms = Vec::new();
+        for k in 0..n {
+            let label = (default_at != Some(k)).then(|| {
+                let mut v = self.rng.range(-3, 12);
+                while used.contains(&v) {
+                    v += 1;
+                }
+                used.push(v);
+                Expr::Num(v, self.spelling(v))
+            });
+            let m = 1 + self.rng.below(3);
+            let mut body = self.block(m, depth - 1);
+            if self.rng.chance(2, 3) {
+                body.push(Stmt::Break);
+            }
+            arms.push(Arm { label, body });
+        }
+        self.breakable -= 1;
+        Stmt::Switch(cond, arms)
     }
 
     /// `s`, usually under an `if` (a bare jump makes the rest of the block dead).
@@ -280,7 +405,7 @@ impl Gen {
         let init = vec![self.full_expr()];
         let name = self.local_name("x", &init);
         self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false });
-        Local { name, len: None, init }
+        Local { name, len: None, init, char: false, string: None }
     }
 
     fn local_array(&mut self) -> Local {
@@ -289,7 +414,7 @@ impl Gen {
         let init: Vec<Expr> = (0..1 + self.rng.below(len)).map(|_| self.expr(&mut cx, 2)).collect();
         let name = self.local_name("b", &init);
         self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false });
-        Local { name, len: Some(len), init }
+        Local { name, len: Some(len), init, char: false, string: None }
     }
 
     fn for_loop(&mut self, depth: u32) -> Stmt {

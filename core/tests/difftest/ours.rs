@@ -1,12 +1,27 @@
 //! Our side: compile with `loom_core::compiler`, run on the interpreter, or on
 //! the sparse transformer in lockstep with the interpreter.
 
+use super::gen::Features;
 use super::outcome::{End, Outcome};
 use loom_core::compiler::compile;
 use loom_core::machine::{lockstep::lockstep, SparseEngine};
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The features our compiler accepts, found by compiling one small program for each.
+pub fn features() -> Features {
+    static FOUND: OnceLock<Features> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let ok = |src: &str| compile(src, Config::preset("compact").expect("a preset")).program.is_some();
+        Features {
+            chars: ok("char c = 'a';\nchar s[3] = \"ab\";\nint main() { char d = c; return s[0] + d; }\n"),
+            switch: ok("int main() { int x = 1; switch (x) { case 1: { x = 2; break; } default: { x = 3; } } return x; }\n"),
+            recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
+        }
+    })
+}
 
 /// Why our compiler did not produce a program.
 pub enum Rejected {

@@ -182,12 +182,23 @@ pub struct Guard {
     pub bound: i64,
 }
 
-/// One declarator: `name = e` or `name[len] = {…}` (a list may be shorter than `len`).
+/// One declarator: `name = e` or `name[len] = {…}` (a list may be shorter than `len`),
+/// or a `char` array holding a string (`name[len] = "text"`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Local {
     pub name: String,
     pub len: Option<usize>,
     pub init: Vec<Expr>,
+    /// Declared `char` (an N-bit word like `int` on our machine).
+    pub char: bool,
+    pub string: Option<String>,
+}
+
+/// `case label:` (or `default:` without one) and its statements, in braces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arm {
+    pub label: Option<Expr>,
+    pub body: Vec<Stmt>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -222,6 +233,7 @@ pub enum Stmt {
     Block(Vec<Stmt>),
     Assert(Expr),
     Frame,
+    Switch(Expr, Vec<Arm>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -232,6 +244,9 @@ pub struct Global {
     pub len_macro: Option<String>,
     /// Constant expressions (may be fewer than the array's length; none: no initializer).
     pub init: Vec<Expr>,
+    pub char: bool,
+    /// A `char` array's string initializer.
+    pub string: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -250,6 +265,8 @@ pub struct Program {
     pub defines: Vec<(String, i64, Lit)>,
     pub globals: Vec<Global>,
     pub funcs: Vec<Func>,
+    /// Declare every function before the first definition (mutual recursion needs it).
+    pub prototypes: bool,
 }
 
 impl Expr {
@@ -281,6 +298,10 @@ impl Stmt {
             Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
             Stmt::While { cond, body, .. } => (vec![cond], vec![body]),
             Stmt::Block(b) => (vec![], vec![b]),
+            Stmt::Switch(c, arms) => (
+                std::iter::once(c).chain(arms.iter().flat_map(|a| &a.label)).collect(),
+                arms.iter().map(|a| &a.body[..]).collect(),
+            ),
             Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => (vec![], vec![]),
         }
     }

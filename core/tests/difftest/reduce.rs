@@ -114,6 +114,18 @@ impl Mutator {
                 self.stmts(body);
             }
             Stmt::Block(b) => self.stmts(b),
+            Stmt::Switch(c, arms) => {
+                self.expr(c);
+                let mut k = 0;
+                while k < arms.len() && !self.done {
+                    if self.hit() {
+                        arms.remove(k);
+                        return;
+                    }
+                    self.stmts(&mut arms[k].body);
+                    k += 1;
+                }
+            }
             Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => {}
         }
     }
@@ -152,6 +164,7 @@ fn unwraps(s: &Stmt) -> Vec<Vec<Stmt>> {
     match s {
         Stmt::If(_, a, b) => [Some(a.clone()), b.clone()].into_iter().flatten().collect(),
         Stmt::Block(a) | Stmt::For { body: a, .. } | Stmt::While { body: a, .. } => vec![a.clone()],
+        Stmt::Switch(_, arms) => arms.iter().map(|a| a.body.clone()).collect(),
         _ => vec![],
     }
 }

@@ -32,6 +32,8 @@ pub struct FnInfo {
     pub mult: u64,
     /// Expression and statement nodes once every call is inlined.
     pub size: usize,
+    /// Recursive: the first parameter is a depth in `0..=3` that each self-call lowers.
+    pub recursive: bool,
 }
 
 /// The variables and calls of one full expression so far.

@@ -30,6 +30,12 @@ pub fn render(p: &Program, d: Dialect) -> String {
     for g in &p.globals {
         w.global(g);
     }
+    if p.prototypes {
+        for f in p.funcs.iter().filter(|f| f.name != "main") {
+            let head = w.signature(f);
+            w.line(&format!("{head};"));
+        }
+    }
     for f in &p.funcs {
         w.func(f);
     }
@@ -74,8 +80,27 @@ impl Writer<'_> {
         self.out.push('\n');
     }
 
+    /// `int`, or `char` (ours; gcc's `char` would be 8 bits where ours is N).
+    fn ty(&self, char: bool) -> &'static str {
+        if char && !self.gcc() {
+            "char"
+        } else {
+            self.int()
+        }
+    }
+
+    /// A string as our `"…"` initializer, or gcc's list of its words (ending with 0).
+    fn string(&self, text: &str) -> String {
+        if self.gcc() {
+            let codes: Vec<String> = text.bytes().map(|b| b.to_string()).chain(["0".to_string()]).collect();
+            format!("{{{}}}", codes.join(", "))
+        } else {
+            format!("{text:?}")
+        }
+    }
+
     fn global(&mut self, g: &Global) {
-        let mut s = format!("{} {}", self.int(), self.name(&g.name));
+        let mut s = format!("{} {}", self.ty(g.char), self.name(&g.name));
         match (&g.len_macro, g.len) {
             (Some(m), _) => s += &format!("[{}]", self.name(m)),
             (None, Some(n)) => s += &format!("[{n}]"),
@@ -83,9 +108,10 @@ impl Writer<'_> {
         }
         // gcc's initializers must be constant: no helper calls (divisors are never zero here).
         self.constant = true;
-        match (g.len, g.init.as_slice()) {
-            (_, []) => {}
-            (None, [e]) => s += &format!(" = {}", self.expr(e)),
+        match (g.len, g.init.as_slice(), &g.string) {
+            (_, _, Some(text)) => s += &format!(" = {}", self.string(text)),
+            (_, [], None) => {}
+            (None, [e], None) => s += &format!(" = {}", self.expr(e)),
             _ => s += &format!(" = {{{}}}", self.list(&g.init)),
         }
         self.constant = false;
@@ -93,7 +119,7 @@ impl Writer<'_> {
         self.line(&s);
     }
 
-    fn func(&mut self, f: &Func) {
+    fn signature(&self, f: &Func) -> String {
         let ret = match (f.returns_int, self.gcc()) {
             (false, _) => "void",
             (true, false) => "int",
@@ -101,7 +127,11 @@ impl Writer<'_> {
         };
         let params: Vec<String> = f.params.iter().map(|p| format!("{} {}", self.int(), self.name(p))).collect();
         let params = if params.is_empty() && self.gcc() { "void".to_string() } else { params.join(", ") };
-        let head = format!("{}{ret} {}({params}) {{", if self.gcc() { "static " } else { "" }, self.name(&f.name));
+        format!("{}{ret} {}({params})", if self.gcc() { "static " } else { "" }, self.name(&f.name))
+    }
+
+    fn func(&mut self, f: &Func) {
+        let head = format!("{} {{", self.signature(f));
         self.line(&head);
         self.body(&f.body);
         self.line("}");
@@ -118,12 +148,14 @@ impl Writer<'_> {
             Stmt::Decl(locals) => {
                 let each: Vec<String> = locals
                     .iter()
-                    .map(|l| match l.len {
-                        Some(n) => format!("{}[{n}] = {{{}}}", self.name(&l.name), self.list(&l.init)),
-                        None => format!("{} = {}", self.name(&l.name), self.expr(&l.init[0])),
+                    .map(|l| match (l.len, &l.string) {
+                        (Some(n), Some(text)) => format!("{}[{n}] = {}", self.name(&l.name), self.string(text)),
+                        (Some(n), None) => format!("{}[{n}] = {{{}}}", self.name(&l.name), self.list(&l.init)),
+                        (None, _) => format!("{} = {}", self.name(&l.name), self.expr(&l.init[0])),
                     })
                     .collect();
-                let t = format!("{} {};", self.int(), each.join(", "));
+                // One declaration has one type: the first declarator's.
+                let t = format!("{} {};", self.ty(locals[0].char), each.join(", "));
                 self.line(&t);
             }
             Stmt::Expr(e) => {
@@ -203,6 +235,20 @@ impl Writer<'_> {
                 self.line(&t);
             }
             Stmt::Frame => self.line(if self.gcc() { "(void)0;" } else { "frame();" }),
+            Stmt::Switch(c, arms) => {
+                let t = format!("switch ({}) {{", self.expr(c));
+                self.line(&t);
+                for arm in arms {
+                    let label = match &arm.label {
+                        Some(l) => format!("case {}: {{", self.expr(l)),
+                        None => "default: {".to_string(),
+                    };
+                    self.line(&label);
+                    self.body(&arm.body);
+                    self.line("}");
+                }
+                self.line("}");
+            }
         }
     }
 

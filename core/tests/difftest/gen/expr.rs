@@ -256,7 +256,19 @@ impl Gen {
         if !stmt {
             cx.fp.call(&f);
         }
-        let args = (0..f.arity).map(|_| self.expr(cx, d)).collect();
+        let args = (0..f.arity)
+            .map(|k| {
+                if f.recursive && k == 0 {
+                    // The depth: a literal or anything masked into 0..=3.
+                    if self.rng.chance(1, 2) {
+                        return Expr::Num(self.rng.range(0, 3), Lit::Dec);
+                    }
+                    let e = self.expr(cx, d);
+                    return Expr::Binary(BinOp::And, Box::new(e), Box::new(Expr::Num(3, Lit::Dec)));
+                }
+                self.expr(cx, d)
+            })
+            .collect();
         self.cur.reads.extend(f.reads.iter().cloned());
         self.cur.writes.extend(f.writes.iter().cloned());
         self.cur.may_fault |= f.may_fault;
