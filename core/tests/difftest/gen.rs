@@ -86,6 +86,18 @@ struct Acc {
 struct Cx {
     fp: Footprint,
     mode: Mode,
+    /// What can fault in it so far. Faults in unsequenced operands race (C
+    /// leaves their order open), so a call that can fault excludes any other
+    /// fault source; divisions may share one: they fault with one message on one line.
+    faults: Faults,
+}
+
+#[derive(Clone, Copy, Default, PartialEq)]
+enum Faults {
+    #[default]
+    None,
+    Divisions,
+    Call,
 }
 
 /// How an assignment target is used.
@@ -216,7 +228,7 @@ impl Gen {
             let n = self.rng.below(3);
             self.stmts_into(&mut body, n, 1);
             let lower = Expr::Binary(BinOp::Sub, Box::new(Expr::Var(depth.clone())), Box::new(Expr::Num(1, Lit::Dec)));
-            let mut cx = Cx { fp: Footprint::default(), mode: Mode::Pure };
+            let mut cx = Cx { fp: Footprint::default(), mode: Mode::Pure, faults: Faults::None };
             let args = std::iter::once(lower).chain((1..params.len()).map(|_| self.expr(&mut cx, 2))).collect();
             let call = Expr::Call(name.clone(), args);
             body.push(if self.returns_int && self.rng.chance(2, 3) {

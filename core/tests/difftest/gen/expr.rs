@@ -3,12 +3,12 @@
 
 use super::super::program::*;
 use super::super::scope::*;
-use super::{known, root, Cx, Gen, Target, MAX_MULT, MAX_SIZE};
+use super::{known, root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
 
 impl Gen {
     pub(super) fn cx(&mut self) -> Cx {
         let mode = if self.rng.chance(1, 2) { Mode::Pure } else { Mode::Effects };
-        Cx { fp: Footprint::default(), mode }
+        Cx { fp: Footprint::default(), mode, faults: Faults::None }
     }
 
     pub(super) fn full_expr(&mut self) -> Expr {
@@ -201,7 +201,7 @@ impl Gen {
 
     /// A divisor: never zero where a fault could interleave with side effects.
     pub(super) fn divisor(&mut self, cx: &mut Cx, d: u32) -> Expr {
-        let risky = cx.mode == Mode::Pure;
+        let risky = cx.mode == Mode::Pure && cx.faults != Faults::Call;
         match self.rng.below(10) {
             0..=3 => {
                 let v = self.value();
@@ -209,10 +209,12 @@ impl Gen {
             }
             4 if risky && self.rng.chance(1, 4) => {
                 self.cur.may_fault = true;
+                cx.faults = Faults::Divisions;
                 Expr::Num(0, Lit::Dec)
             }
             5..=6 if risky => {
                 self.cur.may_fault = true;
+                cx.faults = Faults::Divisions;
                 self.expr(cx, d)
             }
             _ => {
@@ -243,7 +245,7 @@ impl Gen {
                     && self.cur.size + f.size <= MAX_SIZE
                     && (stmt
                         || match cx.mode {
-                            Mode::Pure => f.writes.is_empty(),
+                            Mode::Pure => f.writes.is_empty() && (!f.may_fault || cx.faults == Faults::None),
                             Mode::Effects => !f.may_fault,
                         })
                     && (stmt || cx.fp.can_call(f))
@@ -272,6 +274,9 @@ impl Gen {
         self.cur.reads.extend(f.reads.iter().cloned());
         self.cur.writes.extend(f.writes.iter().cloned());
         self.cur.may_fault |= f.may_fault;
+        if f.may_fault && !stmt {
+            cx.faults = Faults::Call;
+        }
         self.cur.mult = self.cur.mult.max(self.mult * f.mult);
         self.cur.size += f.size;
         Some(Expr::Call(f.name, args))
