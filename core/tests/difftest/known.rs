@@ -56,11 +56,11 @@ pub fn logic_into_own_operand(target: &Expr, rhs: &Expr) -> bool {
 /// that can fault away from global targets.
 pub const FAULT_CLOBBERS_TARGET: bool = true;
 
-/// Whether `e` is the variable `t`, maybe in parentheses.
+/// Whether `e` is the variable `t`, maybe in parentheses or after a unary `+`.
 fn names(e: &Expr, t: &str) -> bool {
     match e {
         Expr::Var(v) => v == t,
-        Expr::Paren(x) => names(x, t),
+        Expr::Paren(x) | Expr::Unary(UnOp::Plus, x) => names(x, t),
         _ => false,
     }
 }
