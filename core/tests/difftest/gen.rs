@@ -28,6 +28,8 @@ pub struct Features {
     pub switch: bool,
     /// Recursive functions (a depth parameter bounds them).
     pub recursion: bool,
+    /// Pointer and array parameters (`int *p`, `int v[]`).
+    pub pointers: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
@@ -151,7 +153,13 @@ impl Gen {
         let char = self.features.chars && self.rng.chance(1, 4);
         if char && len.is_some() && len_macro.is_none() && self.rng.chance(1, 2) {
             let (name, len, text) = self.string_array();
-            self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: false, global: true });
+            self.scopes.declare(Var {
+                name: name.clone(),
+                len: Some(len),
+                writable: false,
+                global: true,
+                deref: false,
+            });
             return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text) };
         }
         let name = self.name(if len.is_some() { "a" } else { "g" });
@@ -163,7 +171,7 @@ impl Gen {
                 self.const_expr(depth)
             })
             .collect();
-        self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true });
+        self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true, deref: false });
         Global { name, len, len_macro, init, char, string: None }
     }
 
@@ -172,9 +180,23 @@ impl Gen {
         let arity = if main { 0 } else { self.rng.below(4) };
         self.returns_int = self.rng.chance(if main { 3 } else { 4 }, if main { 4 } else { 5 });
         self.scopes.push();
-        let params: Vec<String> = (0..arity).map(|_| self.name("p")).collect();
+        let params: Vec<Param> = (0..arity)
+            .map(|_| {
+                let kind = match self.features.pointers && self.rng.chance(1, 3) {
+                    false => Kind::Int,
+                    true if self.rng.chance(1, 2) => Kind::Pointer,
+                    true => Kind::Array(1 + self.rng.below(4)),
+                };
+                Param { name: self.name("p"), kind }
+            })
+            .collect();
         for p in &params {
-            self.scopes.declare(Var { name: p.clone(), len: None, writable: true, global: false });
+            let len = match p.kind {
+                Kind::Array(n) => Some(n),
+                _ => None,
+            };
+            let deref = p.kind == Kind::Pointer;
+            self.scopes.declare(Var { name: p.name.clone(), len, writable: true, global: false, deref });
         }
         self.cur = Acc { mult: 1, ..Acc::default() };
         self.mult = 1;
@@ -191,7 +213,7 @@ impl Gen {
             let acc = std::mem::take(&mut self.cur);
             self.funcs.push(FnInfo {
                 name: name.clone(),
-                arity,
+                params: params.iter().map(|p| p.kind).collect(),
                 returns_int: self.returns_int,
                 reads: acc.reads,
                 writes: acc.writes,
@@ -211,11 +233,13 @@ impl Gen {
         self.returns_int = self.rng.chance(4, 5);
         self.scopes.push();
         let depth = self.name("d");
-        self.scopes.declare(Var { name: depth.clone(), len: None, writable: false, global: false });
-        let params: Vec<String> =
-            std::iter::once(depth.clone()).chain((0..self.rng.below(3)).map(|_| self.name("p"))).collect();
+        self.scopes.declare(Var { name: depth.clone(), len: None, writable: false, global: false, deref: false });
+        let params: Vec<Param> = std::iter::once(depth.clone())
+            .chain((0..self.rng.below(3)).map(|_| self.name("p")))
+            .map(|name| Param { name, kind: Kind::Int })
+            .collect();
         for p in &params[1..] {
-            self.scopes.declare(Var { name: p.clone(), len: None, writable: true, global: false });
+            self.scopes.declare(Var { name: p.name.clone(), len: None, writable: true, global: false, deref: false });
         }
         self.cur = Acc { mult: 1, ..Acc::default() };
         // No loops, and only calls to loop-free functions: the activations multiply.
@@ -233,7 +257,13 @@ impl Gen {
             let call = Expr::Call(name.clone(), args);
             body.push(if self.returns_int && self.rng.chance(2, 3) {
                 let local = self.name("x");
-                self.scopes.declare(Var { name: local.clone(), len: None, writable: true, global: false });
+                self.scopes.declare(Var {
+                    name: local.clone(),
+                    len: None,
+                    writable: true,
+                    global: false,
+                    deref: false,
+                });
                 Stmt::Decl(vec![Local { name: local, len: None, init: vec![call], char: false, string: None }])
             } else {
                 Stmt::Expr(call)
@@ -248,7 +278,7 @@ impl Gen {
         let returns_int = self.returns_int;
         self.funcs.push(FnInfo {
             name: name.clone(),
-            arity: params.len(),
+            params: params.iter().map(|p| p.kind).collect(),
             returns_int,
             reads: acc.reads,
             writes: acc.writes,
@@ -416,7 +446,7 @@ impl Gen {
     fn local(&mut self) -> Local {
         let init = vec![self.full_expr()];
         let name = self.local_name("x", &init);
-        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false });
+        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false, deref: false });
         Local { name, len: None, init, char: false, string: None }
     }
 
@@ -425,7 +455,7 @@ impl Gen {
         let mut cx = self.cx();
         let init: Vec<Expr> = (0..1 + self.rng.below(len)).map(|_| self.expr(&mut cx, 2)).collect();
         let name = self.local_name("b", &init);
-        self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false });
+        self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false, deref: false });
         Local { name, len: Some(len), init, char: false, string: None }
     }
 
@@ -435,12 +465,12 @@ impl Gen {
         if self.rng.chance(1, 3) {
             // Any bounds, any comparison: a guard stops it (the counter may even wrap).
             let g = Guard { var: self.name("k"), bound: n.max(1) as i64 };
-            self.scopes.declare(Var { name: g.var.clone(), len: None, writable: false, global: false });
+            self.scopes.declare(Var { name: g.var.clone(), len: None, writable: false, global: false, deref: false });
             let from = self.full_expr();
             let cmp = self.rng.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Ne]);
             let step = self.rng.pick(&[1, 1, 2, 3, -1, -1, -2]);
             self.scopes.push();
-            self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+            self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
             let to = self.full_expr();
             let body = self.loop_body(g.bound as u64, depth);
             self.scopes.pop();
@@ -466,7 +496,7 @@ impl Gen {
             (false, false) => (BinOp::Ge, last - slack, -step),
         };
         self.scopes.push();
-        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
         let body = self.loop_body(n, depth);
         self.scopes.pop();
         let (from, to) = (Expr::Num(from, Lit::Dec), Expr::Num(to, Lit::Dec));
@@ -476,7 +506,7 @@ impl Gen {
     fn while_loop(&mut self, depth: u32) -> Stmt {
         let bound = self.trips().max(1) as i64;
         let var = self.name("k");
-        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false });
+        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
         let cond = self.full_expr();
         let body = self.loop_body(bound as u64, depth);
         Stmt::While { guard: Guard { var, bound }, cond, body, do_while: self.rng.chance(1, 2) }

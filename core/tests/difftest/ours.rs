@@ -19,6 +19,7 @@ pub fn features() -> Features {
             chars: ok("char c = 'a';\nchar s[3] = \"ab\";\nint main() { char d = c; return s[0] + d; }\n"),
             switch: ok("int main() { int x = 1; switch (x) { case 1: { x = 2; break; } default: { x = 3; } } return x; }\n"),
             recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
+            pointers: ok("int a[3];\nvoid f(int *p, int v[]) { *p = v[1]; }\nint main() { int x = 0; f(&x, a); f(&x, a + 1); return x; }\n"),
         }
     })
 }

@@ -157,6 +157,12 @@ pub enum Expr {
     Num(i64, Lit),
     /// A `#define` name and its value.
     Macro(String, i64),
+    /// `*p` for a pointer parameter `p`.
+    Deref(String),
+    /// `&x`, an argument for a pointer parameter.
+    AddrOf(String),
+    /// `a + k`: the array `a` from element `k` on, an argument for an array parameter.
+    Offset(String, usize),
     Var(String),
     Index(String, Box<Expr>),
     Call(String, Vec<Expr>),
@@ -249,10 +255,26 @@ pub struct Global {
     pub string: Option<String>,
 }
 
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    /// `int *p`, used as `*p`: the caller passes `&x`.
+    Pointer,
+    /// `int v[]`, indexed below `len`: the caller passes an array (or `a + k`) that long.
+    Array(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: Kind,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Func {
     pub name: String,
-    pub params: Vec<String>,
+    pub params: Vec<Param>,
     pub returns_int: bool,
     pub body: Vec<Stmt>,
 }
@@ -273,7 +295,9 @@ impl Expr {
     /// The direct subexpressions.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) => vec![],
+            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {
+                vec![]
+            }
             Expr::Index(_, i) => vec![i],
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
             Expr::Unary(_, a) | Expr::Paren(a) | Expr::IncDec { target: a, .. } => vec![a],

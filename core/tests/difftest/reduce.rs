@@ -141,7 +141,7 @@ impl Mutator {
             }
         }
         match e {
-            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) => {}
+            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {}
             Expr::Index(_, i) => self.expr(i),
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             Expr::Unary(_, a) | Expr::Paren(a) => self.expr(a),
@@ -177,7 +177,8 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         Expr::Num(0, Lit::Dec) => vec![],
         Expr::Num(1, Lit::Dec) => vec![zero],
         Expr::Num(v, _) | Expr::Macro(_, v) => vec![zero, one, Expr::Num(*v, Lit::Dec)],
-        Expr::Var(_) | Expr::Index(..) => vec![zero, one],
+        Expr::Var(_) | Expr::Index(..) | Expr::Deref(_) => vec![zero, one],
+        Expr::AddrOf(_) | Expr::Offset(..) => vec![],
         Expr::Call(_, args) | Expr::Builtin(_, args) => [zero, one].into_iter().chain(args.iter().cloned()).collect(),
         Expr::Unary(_, a) | Expr::Paren(a) => vec![zero, one, (**a).clone()],
         Expr::Binary(_, a, b) | Expr::Cond(_, a, b) => vec![zero, one, (**a).clone(), (**b).clone()],

@@ -15,13 +15,15 @@ pub struct Var {
     /// Loop counters and guards are read-only: the loops must terminate.
     pub writable: bool,
     pub global: bool,
+    /// A pointer parameter: the variable is `*name`.
+    pub deref: bool,
 }
 
 /// A function's summary, for calling it safely.
 #[derive(Clone, Debug)]
 pub struct FnInfo {
     pub name: String,
-    pub arity: usize,
+    pub params: Vec<super::program::Kind>,
     pub returns_int: bool,
     /// Globals read and written (including by the functions it calls).
     pub reads: Names,

@@ -125,7 +125,15 @@ impl Writer<'_> {
             (true, false) => "int",
             (true, true) => "word",
         };
-        let params: Vec<String> = f.params.iter().map(|p| format!("{} {}", self.int(), self.name(p))).collect();
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                Kind::Int => format!("{} {}", self.int(), self.name(&p.name)),
+                Kind::Pointer => format!("{} *{}", self.int(), self.name(&p.name)),
+                Kind::Array(_) => format!("{} {}[]", self.int(), self.name(&p.name)),
+            })
+            .collect();
         let params = if params.is_empty() && self.gcc() { "void".to_string() } else { params.join(", ") };
         format!("{}{ret} {}({params})", if self.gcc() { "static " } else { "" }, self.name(&f.name))
     }
@@ -305,6 +313,9 @@ impl Writer<'_> {
         match e {
             Expr::Num(v, lit) => self.literal(*v, *lit),
             Expr::Macro(n, _) | Expr::Var(n) => n.clone(),
+            Expr::Deref(n) => format!("*{n}"),
+            Expr::AddrOf(n) => format!("&{n}"),
+            Expr::Offset(n, k) => format!("{n} + {k}"),
             Expr::Index(n, i) => format!("{n}[{}]", self.expr(i)),
             Expr::Call(f, args) => format!("{f}({})", self.list(args)),
             Expr::Builtin(b, args) => format!("{}({})", b.name(), self.list(args)),
@@ -363,6 +374,9 @@ impl Writer<'_> {
         match e {
             Expr::Num(v, _) => num(*v),
             Expr::Macro(n, _) | Expr::Var(n) => self.name(n),
+            Expr::Deref(n) => format!("(*{})", self.name(n)),
+            Expr::AddrOf(n) => format!("(&{})", self.name(n)),
+            Expr::Offset(n, k) => format!("({} + {k})", self.name(n)),
             Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
             Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
@@ -417,7 +431,8 @@ fn ours_prec(e: &Expr) -> u8 {
         | Expr::Builtin(..)
         | Expr::Paren(_) => 16,
         Expr::IncDec { post: true, .. } => 15,
-        Expr::IncDec { .. } | Expr::Unary(..) => 14,
+        Expr::IncDec { .. } | Expr::Unary(..) | Expr::Deref(_) | Expr::AddrOf(_) => 14,
+        Expr::Offset(..) => BinOp::Add.prec(),
         Expr::Binary(op, ..) => op.prec(),
         Expr::Cond(..) => 3,
         Expr::Assign(..) => 2,

@@ -66,6 +66,7 @@ impl Gen {
         }
         cx.fp.reserved.insert(name.clone());
         match len {
+            None if self.scopes.lookup(&name).is_some_and(|v| v.deref) => Expr::Deref(name),
             None => Expr::Var(name),
             Some(len) => {
                 let i = self.index(cx, len, 2);
@@ -240,7 +241,8 @@ impl Gen {
         let ok: Vec<usize> = (0..self.funcs.len())
             .filter(|&k| {
                 let f = &self.funcs[k];
-                (f.returns_int || stmt)
+                // In an expression: an int function taking ints (pointer arguments only in statements).
+                (stmt || f.returns_int && f.params.iter().all(|k| *k == Kind::Int))
                     && self.mult * f.mult <= MAX_MULT
                     && self.cur.size + f.size <= MAX_SIZE
                     && (stmt
@@ -255,11 +257,20 @@ impl Gen {
             return None;
         }
         let f = self.funcs[ok[self.rng.below(ok.len())]].clone();
+        // Pointers and arrays to pass (writable ones: a callee may write through them).
+        let mut pointees = Vec::new();
+        for k in &f.params {
+            let found = self.pointee(*k)?;
+            pointees.push(found);
+        }
         if !stmt {
             cx.fp.call(&f);
         }
-        let args = (0..f.arity)
+        let args = (0..f.params.len())
             .map(|k| {
+                if let Some(p) = pointees[k].take() {
+                    return p;
+                }
                 if f.recursive && k == 0 {
                     // The depth: a literal or anything masked into 0..=3.
                     if self.rng.chance(1, 2) {
@@ -282,22 +293,55 @@ impl Gen {
         Some(Expr::Call(f.name, args))
     }
 
+    /// An argument for a parameter of kind `k`: `Some(None)` for an `int`
+    /// (written by the caller), `None` if nothing in scope fits.
+    fn pointee(&mut self, k: Kind) -> Option<Option<Expr>> {
+        let fits = |v: &&&Var| {
+            v.writable
+                && !v.deref
+                && match k {
+                    Kind::Int => false,
+                    Kind::Pointer => v.len.is_none(),
+                    Kind::Array(n) => v.len.is_some_and(|len| len >= n),
+                }
+        };
+        if k == Kind::Int {
+            return Some(None);
+        }
+        let ok: Vec<(String, Option<usize>)> =
+            self.scopes.visible().iter().filter(fits).map(|v| (v.name.clone(), v.len)).collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let (name, len) = ok[self.rng.below(ok.len())].clone();
+        self.touch(&name, true);
+        self.touch(&name, false);
+        Some(Some(match (k, len) {
+            (Kind::Array(n), Some(len)) if len > n && self.rng.chance(1, 2) => {
+                Expr::Offset(name, self.rng.range(1, (len - n) as i64) as usize)
+            }
+            (Kind::Array(_), _) => Expr::Var(name),
+            _ => Expr::AddrOf(name),
+        }))
+    }
+
     pub(super) fn leaf(&mut self, cx: &mut Cx, depth: u32) -> Expr {
         let want_array = self.rng.chance(1, 4);
-        let vars: Vec<(String, Option<usize>)> = self
+        let vars: Vec<(String, Option<usize>, bool)> = self
             .scopes
             .visible()
             .iter()
             .filter(|v| v.len.is_some() == want_array && cx.fp.can_read(&v.name))
-            .map(|v| (v.name.clone(), v.len))
+            .map(|v| (v.name.clone(), v.len, v.deref))
             .collect();
         if vars.is_empty() || self.rng.chance(1, 3) {
             return self.literal();
         }
-        let (name, len) = vars[self.rng.below(vars.len())].clone();
+        let (name, len, deref) = vars[self.rng.below(vars.len())].clone();
         cx.fp.reads.insert(name.clone());
         self.touch(&name, false);
         match len {
+            None if deref => Expr::Deref(name),
             None => Expr::Var(name),
             Some(len) => {
                 let i = self.index(cx, len, depth.min(2));
