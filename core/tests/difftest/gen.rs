@@ -423,10 +423,7 @@ impl Gen {
                 .visible()
                 .iter()
                 .map(|v| v.name.clone())
-                .filter(|n| {
-                    !inner.contains(n)
-                        && !init.iter().any(|e| e.any(&mut |x| matches!(x, Expr::Var(v) | Expr::Index(v, _) if v == n)))
-                })
+                .filter(|n| !inner.contains(n) && !init.iter().any(|e| e.names(n)))
                 .collect();
             if !outer.is_empty() {
                 return outer[self.rng.below(outer.len())].clone();

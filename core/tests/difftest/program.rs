@@ -306,6 +306,15 @@ impl Expr {
         }
     }
 
+    /// Whether the variable `n` appears in it (C puts a declared name in scope
+    /// before its initializer, so a shadowing declaration must not use it).
+    pub fn names(&self, n: &str) -> bool {
+        self.any(&mut |x| match x {
+            Expr::Var(v) | Expr::Index(v, _) | Expr::Deref(v) | Expr::AddrOf(v) | Expr::Offset(v, _) => v == n,
+            _ => false,
+        })
+    }
+
     /// Whether `f` holds for this expression or any inside it.
     pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
         f(self) || self.children().into_iter().any(|c| c.any(f))
