@@ -198,7 +198,7 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
         let progs: Vec<&Program> = group.iter().map(|k| &k.prog).collect();
         let name = format!("batch{c}-{bits}");
         let outcomes = match gcc::run_batch(dir, &name, bits, &progs) {
-            Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+            Ok(outcomes) => outcomes.into_iter().map(Ok).collect::<Vec<Result<Outcome, String>>>(),
             // One program gcc rejects (a generator bug) must not hide the others: one by one.
             Err(_) => progs.iter().map(|p| gcc::run_batch(dir, &name, bits, &[p]).map(|mut o| o.remove(0))).collect(),
         };
