@@ -81,6 +81,12 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
+/// Runs `f`, turning a panic (a compiler bug a known-failing case may still hit,
+/// e.g. a debug assertion) into an error.
+fn caught<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| Err("panicked".to_string()))
+}
+
 /// The cases `tests/c/regress/KNOWN_FAILING` lists (as `regress/NAME.c`).
 fn known_failing() -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/c/regress/KNOWN_FAILING");
@@ -139,7 +145,7 @@ fn corpus_programs_assert_their_own_results() {
         assert!(!case.expect.is_empty() || case.fault.is_some(), "{}: no `// expect:` header", case.name);
         let listed = known.contains(&case.name);
         for &(engine, make) in ENGINES {
-            match (run_case(case, engine, make), listed) {
+            match (caught(|| run_case(case, engine, make)), listed) {
                 (Ok(line), false) => println!("{line}"),
                 (Err(e), false) => failures.push(format!("{}: {e}", case.name)),
                 (Err(e), true) => println!("{:24} fails as KNOWN_FAILING says: {e}", case.name),
@@ -168,8 +174,8 @@ fn corpus_runs_in_lockstep_on_the_transformer() {
     let mut failures = Vec::new();
     let known = known_failing();
     for case in &cases() {
-        let Some(prog) = compile(&case.source, case.config).program else {
-            // A known-failing case may fail by not compiling; the test above checks it still fails.
+        let Ok(Some(prog)) = caught(|| Ok(compile(&case.source, case.config).program)) else {
+            // A known-failing case may fail by not compiling (or by panicking); the test above checks it still fails.
             assert!(known.contains(&case.name), "{} does not compile", case.name);
             continue;
         };
