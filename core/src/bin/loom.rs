@@ -1,9 +1,9 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::compiler;
+use loom_core::frontend::{build as build_source, Compiled, EngineKind, Lang};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report};
+use loom_core::{asm, bench, compiler, config::Config, diag, image::Program, interp::Interp, report};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -60,46 +60,44 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
 
 /// Loads a program from a file, choosing the front end by extension.
 fn load(opts: &Opts) -> Result<Program, String> {
+    compile(opts).map(|(p, _, _)| p)
+}
+
+/// Builds the file through the façade, printing warnings; errors become the
+/// command's failure. Returns the program, the build and the source text.
+fn compile(opts: &Opts) -> Result<(Program, Compiled, String), String> {
     if opts.file.is_empty() {
         return Err("missing input file".into());
     }
+    let lang = Lang::by_extension(&opts.file)
+        .ok_or_else(|| format!("{}: unknown file type (expected .s or .c)", opts.file))?;
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
-    match opts.file.rsplit('.').next() {
-        Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
-        Some("c") => compile_c(opts, &src).map(|(p, _)| p),
-        _ => Err(format!("{}: unknown file type (expected .s or .c)", opts.file)),
-    }
-}
-
-/// Compiles C, printing warnings; errors become the command's failure.
-fn compile_c(opts: &Opts, src: &str) -> Result<(Program, compiler::Compiled), String> {
-    let out = compiler::compile(src, opts.config);
-    let warnings: Vec<_> = out.diagnostics.iter().filter(|d| !d.is_error()).cloned().collect();
+    let out = build_source(lang, &src, opts.config);
+    let (errors, warnings): (Vec<_>, Vec<_>) = out.diagnostics.iter().cloned().partition(|d| d.is_error());
     if !warnings.is_empty() {
-        eprintln!("{}", diag::render_all(&warnings, &opts.file, src));
+        eprintln!("{}", diag::render_all(&warnings, &opts.file, &src));
     }
     match out.program.clone() {
-        Some(p) => Ok((p, out)),
-        None => {
-            let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-            Err(diag::render_all(&errors, &opts.file, src))
-        }
+        Some(p) => Ok((p, out, src)),
+        None => Err(diag::render_all(&errors, &opts.file, &src)),
     }
 }
 
 /// `loom build`: the annotated disassembly of a C program.
 fn build(opts: &Opts) -> Result<(), String> {
-    let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
-    let (_, out) = compile_c(opts, &src)?;
+    if Lang::by_extension(&opts.file) != Some(Lang::C) {
+        return Err(format!("{}: loom build takes a C file (use loom asm for assembly)", opts.file));
+    }
+    let (_, out, src) = compile(opts)?;
     print!("{}", compiler::annotated_listing(&out, &src));
     Ok(())
 }
 
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
-    let mut m = engine::by_name(&opts.engine, &prog)?;
+    let mut m = EngineKind::by_name(&opts.engine)?.start(&prog).map_err(|e| e.to_string())?;
     let status = if opts.lockstep {
-        if opts.engine == "interp" {
+        if opts.engine == EngineKind::Interp.name() {
             return Err(
                 "--lockstep compares a transformer engine with the interpreter: add --engine dense|sparse".into()
             );
@@ -122,13 +120,14 @@ fn run(opts: &Opts) -> Result<(), String> {
     let (steps, pc, mem) = (m.steps(), m.pc(), m.state().mem);
     let rep = report::run_report(&prog, &status, steps, pc, &mem);
     if opts.json {
-        println!("{rep}");
+        println!("{}", serde_json::to_string(&rep).expect("reports serialise"));
     } else {
-        println!("status: {}  steps: {}  pc: {}", rep["status"].as_str().unwrap_or("?"), m.steps(), m.pc());
-        if let Some(f) = rep["fault"].as_object() {
-            println!("fault: {} (line {})", f["message"], f["line"]);
+        println!("status: {}  steps: {}  pc: {}", rep.status, rep.steps, rep.pc);
+        if let Some(f) = &rep.fault {
+            let line = f.line.map_or("?".to_owned(), |l| l.to_string());
+            println!("fault: {} (line {line})", f.message);
         }
-        for (k, v) in rep["vars"].as_object().into_iter().flatten() {
+        for (k, v) in rep.vars.iter() {
             println!("  {k} = {v}");
         }
     }
@@ -165,7 +164,7 @@ fn bench_cmd(args: &[String]) -> Result<(), String> {
     if let Some(a) = args.iter().find(|a| !["--json", "--full"].contains(&a.as_str())) {
         return Err(format!("loom bench: unknown option {a}"));
     }
-    let rows = bench::run(&bench::cases(full)?, engine::by_name)?;
+    let rows = bench::run(&bench::cases(full)?, EngineKind::start_by_name)?;
     if json {
         println!("{}", serde_json::json!({ "results": rows }));
     } else {

@@ -4,12 +4,13 @@
 //! design; it is what "the transformer computes" means.
 
 use super::tensor::Tensor;
-use super::trace::{BestTwo, HeadTrace, LayerTrace, StepTrace};
+use super::trace::{BestTwo, HeadRole, HeadTrace, LayerTrace, StepTrace};
 use super::weights::{Layer, Weights};
 use super::Backend;
 
 struct DenseHead {
     name: &'static str,
+    role: HeadRole,
     kdim: usize,
     /// `kdim × d`, row-major.
     k: Vec<f32>,
@@ -48,7 +49,7 @@ impl DenseLayer {
                 for &(o, i, w) in &h.v {
                     v[o * d + i] += w;
                 }
-                DenseHead { name: h.name, kdim: h.kdim, k, v }
+                DenseHead { name: h.name, role: h.role, kdim: h.kdim, k, v }
             })
             .collect();
         let hidden = l.ffn.units.len();
@@ -100,7 +101,7 @@ impl Dense {
             matches.extend(best.record(i));
         }
         if let Some(t) = trace {
-            *t = HeadTrace { name: h.name, matches };
+            *t = HeadTrace { name: h.name, role: h.role, matches };
         }
     }
 
@@ -109,7 +110,7 @@ impl Dense {
         let mut acc = Tensor::zeros(d, x.n);
         let mut heads = Vec::new();
         for h in &l.heads {
-            let mut ht = HeadTrace { name: h.name, matches: Vec::new() };
+            let mut ht = HeadTrace { name: h.name, role: h.role, matches: Vec::new() };
             self.attention(h, x, &mut acc, trace.is_some().then_some(&mut ht));
             heads.push(ht);
         }

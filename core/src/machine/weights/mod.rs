@@ -21,6 +21,7 @@ mod l7_select;
 mod l8_correct;
 
 use super::layout::Layout;
+pub use super::trace::HeadRole;
 use crate::config::Config;
 use crate::isa::Opcode;
 
@@ -28,6 +29,7 @@ use crate::isa::Opcode;
 #[derive(Clone, Debug)]
 pub struct Head {
     pub name: &'static str,
+    pub role: HeadRole,
     /// Width of the key space.
     pub kdim: usize,
     /// `(key dimension, input row, weight)`.
