@@ -15,7 +15,6 @@
 
 use crate::config::{Config, PRESETS};
 use crate::diag::{render_all, Diagnostic};
-use crate::engine::Engine;
 use crate::frontend::{build, EngineKind, Lang};
 use crate::image::Program;
 use crate::report::run_report;

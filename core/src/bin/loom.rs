@@ -136,26 +136,7 @@ fn run(opts: &Opts) -> Result<(), String> {
 
 /// Per-layer statistics of the weights for a configuration.
 fn weights(cfg: &Config) {
-    let w = Weights::build(cfg);
-    println!("{cfg}");
-    println!("{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
-    let stats = w.stats();
-    for s in &stats {
-        println!("{:<16} {:>5} {:>8} {:>9} {:>8}", s.name, s.heads, s.ffn_rows, s.nonzeros, s.distinct);
-    }
-    let all: Vec<f32> = w.layers.iter().flat_map(loom_core::machine::weights::LayerStats::values).collect();
-    let mut distinct: Vec<u32> = all.iter().map(|v| v.to_bits()).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let sum = |f: fn(&loom_core::machine::weights::LayerStats) -> usize| stats.iter().map(f).sum::<usize>();
-    println!(
-        "{:<16} {:>5} {:>8} {:>9} {:>8}",
-        "total",
-        sum(|s| s.heads),
-        sum(|s| s.ffn_rows),
-        all.len(),
-        distinct.len()
-    );
+    print!("{}", Weights::build(cfg).summary());
 }
 
 fn bench_cmd(args: &[String]) -> Result<(), String> {

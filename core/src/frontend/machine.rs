@@ -77,8 +77,10 @@ impl EngineKind {
     }
 }
 
+/// Boxed alike: an interpreter is small, a transformer is megabytes, and a
+/// machine moves around (into checkpoints' owner, a worker) by pointer.
 enum Engines {
-    Interp(Interp),
+    Interp(Box<Interp>),
     Sparse(Box<SparseEngine>),
     Dense(Box<DenseEngine>),
 }
@@ -107,7 +109,7 @@ impl Machine {
     /// Validates the program and loads it on the chosen engine.
     pub fn new(kind: EngineKind, prog: &Program) -> Result<Machine, LoadError> {
         let engine = match kind {
-            EngineKind::Interp => Engines::Interp(Interp::new(prog)?),
+            EngineKind::Interp => Engines::Interp(Box::new(Interp::new(prog)?)),
             EngineKind::Sparse => Engines::Sparse(Box::new(SparseEngine::new(prog)?)),
             EngineKind::Dense => Engines::Dense(Box::new(DenseEngine::new(prog)?)),
         };
@@ -124,7 +126,7 @@ impl Machine {
 
     fn engine(&self) -> &dyn Engine {
         match &self.engine {
-            Engines::Interp(m) => m,
+            Engines::Interp(m) => m.as_ref(),
             Engines::Sparse(m) => m.as_ref(),
             Engines::Dense(m) => m.as_ref(),
         }
@@ -132,7 +134,7 @@ impl Machine {
 
     fn engine_mut(&mut self) -> &mut dyn Engine {
         match &mut self.engine {
-            Engines::Interp(m) => m,
+            Engines::Interp(m) => m.as_mut(),
             Engines::Sparse(m) => m.as_mut(),
             Engines::Dense(m) => m.as_mut(),
         }
@@ -156,7 +158,7 @@ impl Machine {
 
     pub fn snapshot(&self) -> Snapshot {
         match &self.engine {
-            Engines::Interp(m) => Snapshot::Interp(Box::new(m.clone())),
+            Engines::Interp(m) => Snapshot::Interp(m.clone()),
             Engines::Sparse(m) => Snapshot::Transformer(m.save()),
             Engines::Dense(m) => Snapshot::Transformer(m.save()),
         }
@@ -165,7 +167,7 @@ impl Machine {
     /// Puts back a snapshot this machine took (steps and status included).
     pub fn restore(&mut self, snap: &Snapshot) {
         match (&mut self.engine, snap) {
-            (Engines::Interp(m), Snapshot::Interp(s)) => m.clone_from(s),
+            (Engines::Interp(m), Snapshot::Interp(s)) => m.as_mut().clone_from(s),
             (Engines::Sparse(m), Snapshot::Transformer(s)) => m.restore(s),
             (Engines::Dense(m), Snapshot::Transformer(s)) => m.restore(s),
             _ => panic!("invariant: a snapshot is restored into the engine kind that took it"),
@@ -189,6 +191,12 @@ impl Machine {
             Engines::Dense(m) => Some(m.layout()),
         }
     }
+}
+
+/// The ISA state a tensor holds (the PC and every memory word): how a view
+/// shows the machine at any layer of a step, not only between steps.
+pub fn decode(x: &Tensor, lay: &Layout, cfg: &crate::config::Config) -> MachineState {
+    crate::machine::tensor::state(x, lay, cfg)
 }
 
 /// Column 0's registers in a tensor, named and read as the layout declares them.

@@ -19,4 +19,4 @@ pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
 pub use lang::{build, Lang};
-pub use machine::{registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
+pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};

@@ -102,6 +102,28 @@ impl Weights {
     pub fn stats(&self) -> Vec<LayerStats> {
         self.layers.iter().map(LayerStats::of).collect()
     }
+
+    /// The table `loom weights` prints: per layer, then the totals (distinct
+    /// values counted over the whole model).
+    pub fn summary(&self) -> String {
+        use std::fmt::Write;
+        let mut out = format!("{}\n", self.config);
+        let row = |out: &mut String, name: &str, s: [usize; 4]| {
+            let _ = writeln!(out, "{:<16} {:>5} {:>8} {:>9} {:>8}", name, s[0], s[1], s[2], s[3]);
+        };
+        let _ = writeln!(out, "{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
+        let stats = self.stats();
+        for s in &stats {
+            row(&mut out, s.name, [s.heads, s.ffn_rows, s.nonzeros, s.distinct]);
+        }
+        let all: Vec<f32> = self.layers.iter().flat_map(LayerStats::values).collect();
+        let mut distinct: Vec<u32> = all.iter().map(|v| v.to_bits()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let sum = |f: fn(&LayerStats) -> usize| stats.iter().map(f).sum::<usize>();
+        row(&mut out, "total", [sum(|s| s.heads), sum(|s| s.ffn_rows), all.len(), distinct.len()]);
+        out
+    }
 }
 
 /// The figures `loom weights` prints.
