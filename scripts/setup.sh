@@ -4,13 +4,17 @@
 # Trunk runs offline with the cargo-installed wasm-bindgen and no wasm-opt).
 #
 #   setup_build   the wasm target, Trunk and wasm-bindgen-cli (enough to serve)
-#   setup_test    setup_build plus Chromium, ChromeDriver and node_modules
+#   setup_test    setup_build plus Chromium, ChromeDriver, node_modules and setup_python
+#   setup_python  a virtual environment with tools/requirements.txt (numpy, onnxruntime,
+#                 onnx, safetensors from PyPI) for the export test; sets LOOM_PYTHON
 
 set -euo pipefail
 export PATH="$HOME/.cargo/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
 LOOM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# Outside the clone, so a fresh clone (CI) reuses it; rebuilt when the requirements change.
+LOOM_VENV="${LOOM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/loom/venv}"
 
 say() { echo "setup: $*"; }
 
@@ -58,4 +62,28 @@ setup_test() {
     (cd "$LOOM_ROOT" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
     echo "$want" >"$stamp"
   fi
+  setup_python
+}
+
+setup_python() {
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    say "installing Debian's python3 and python3-venv"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update
+    $sudo apt-get install -y python3 python3-venv
+  fi
+  # The environment is current when it was built from these exact requirements.
+  local requirements="$LOOM_ROOT/tools/requirements.txt"
+  local stamp="$LOOM_VENV/.loom-requirements.sha256"
+  local want
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$LOOM_VENV/bin/python" ]; then
+    say "creating the Python environment $LOOM_VENV from tools/requirements.txt (PyPI)"
+    rm -rf "$LOOM_VENV"
+    python3 -m venv "$LOOM_VENV"
+    "$LOOM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+    echo "$want" >"$stamp"
+  fi
+  export LOOM_PYTHON="$LOOM_VENV/bin/python"
 }
