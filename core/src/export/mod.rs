@@ -75,6 +75,7 @@ gives the next state; repeat until the pc rows of column 0 read 0 (tools/loom_st
 in NumPy from the .safetensors file).";
 
 /// The states of a run, in order.
+#[derive(Debug)]
 pub struct Run {
     /// The initial state and the state after every instruction, or only the last state.
     pub states: Vec<Tensor>,
@@ -120,4 +121,49 @@ fn run<B: Backend>(mut t: Transformer<B>, prog: &Program, steps: u64, every: boo
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{asm, Config};
+
+    fn tiny(src: &str) -> Program {
+        asm::assemble(src, Config::preset("tiny").unwrap()).unwrap()
+    }
+
+    const COUNTDOWN: &str = ".data n = 3\nloop: DEC n\nJNZ n, loop\nHALT\n";
+
+    #[test]
+    fn runs_keep_every_state_or_the_last() {
+        let prog = tiny(COUNTDOWN);
+        let every = run_states(&prog, "dense", 100, true).unwrap();
+        assert_eq!((every.states.len(), every.steps, every.halted), (8, 7, true));
+        let sparse = run_states(&prog, "sparse", 100, true).unwrap();
+        assert_eq!(sparse.states, every.states, "sparse and dense states are the same bits");
+        let last = run_states(&prog, "dense", 4, false).unwrap();
+        assert_eq!((last.states.len(), last.steps, last.halted), (1, 4, false));
+        assert_eq!(last.last(), &every.states[4]);
+        let start = run_states(&prog, "dense", 0, false).unwrap();
+        assert_eq!(start.last(), &every.states[0]);
+        assert!(run_states(&prog, "interp", 1, false).unwrap_err().contains("engines: dense, sparse"));
+    }
+
+    #[test]
+    fn a_fault_is_an_error_with_its_line() {
+        let prog = tiny(".data p = 100\n.data t\nLOAD t, p\nHALT\n");
+        let e = run_states(&prog, "dense", 10, true).err().unwrap();
+        assert!(e.starts_with("fault after 0 steps") && e.contains("(line 3)"), "{e}");
+    }
+
+    #[test]
+    fn formats_and_names() {
+        let cfg = Config::preset("compact").unwrap();
+        assert_eq!(Format::parse("onnx"), Ok(Format::Onnx));
+        assert!(Format::parse("pt").unwrap_err().contains("formats: safetensors, onnx"));
+        assert_eq!(model_file_name(&cfg, Format::Safetensors), "loom-compact.safetensors");
+        assert_eq!(state_file_name(&cfg, 42), "loom-compact-step42.npy");
+        let onnx = model_file(&Config::preset("tiny").unwrap(), Format::Onnx);
+        assert!(onnx.windows(b"next_state".len()).any(|w| w == b"next_state"));
+    }
 }
