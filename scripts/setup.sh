@@ -18,6 +18,18 @@ LOOM_VENV="${LOOM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/loom/venv}"
 
 say() { echo "setup: $*"; }
 
+# Debian packages, with sudo unless root (the package lists are updated first).
+apt_install() {
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update
+  $sudo apt-get install -y "$@"
+}
+
+# The hash of FILE, and whether STAMP holds it: what was installed from FILE is current.
+file_hash() { sha256sum "$1" | cut -d' ' -f1; }
+stamp_matches() { [ "$(cat "$2" 2>/dev/null)" = "$(file_hash "$1")" ]; }
+
 # The wasm-bindgen version Cargo.lock resolved; the CLI must match it exactly.
 wasm_bindgen_version() {
   awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$LOOM_ROOT/Cargo.lock"
@@ -48,19 +60,14 @@ setup_test() {
   setup_build
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian's chromium and chromium-driver"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update
-    $sudo apt-get install -y chromium chromium-driver
+    apt_install chromium chromium-driver
   fi
   # node_modules is current when it was installed from this exact lockfile.
-  local stamp="$LOOM_ROOT/node_modules/.loom-lock.sha256"
-  local want
-  want="$(sha256sum "$LOOM_ROOT/package-lock.json" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  local lock="$LOOM_ROOT/package-lock.json" stamp="$LOOM_ROOT/node_modules/.loom-lock.sha256"
+  if ! stamp_matches "$lock" "$stamp"; then
     say "installing npm packages from package-lock.json (npm ci)"
     (cd "$LOOM_ROOT" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
-    echo "$want" >"$stamp"
+    file_hash "$lock" >"$stamp"
   fi
   setup_python
 }
@@ -68,22 +75,16 @@ setup_test() {
 setup_python() {
   if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
     say "installing Debian's python3 and python3-venv"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    $sudo apt-get update
-    $sudo apt-get install -y python3 python3-venv
+    apt_install python3 python3-venv
   fi
   # The environment is current when it was built from these exact requirements.
-  local requirements="$LOOM_ROOT/tools/requirements.txt"
-  local stamp="$LOOM_VENV/.loom-requirements.sha256"
-  local want
-  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || [ ! -x "$LOOM_VENV/bin/python" ]; then
+  local requirements="$LOOM_ROOT/tools/requirements.txt" stamp="$LOOM_VENV/.loom-requirements.sha256"
+  if ! stamp_matches "$requirements" "$stamp" || [ ! -x "$LOOM_VENV/bin/python" ]; then
     say "creating the Python environment $LOOM_VENV from tools/requirements.txt (PyPI)"
     rm -rf "$LOOM_VENV"
     python3 -m venv "$LOOM_VENV"
     "$LOOM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    echo "$want" >"$stamp"
+    file_hash "$requirements" >"$stamp"
   fi
   export LOOM_PYTHON="$LOOM_VENV/bin/python"
 }

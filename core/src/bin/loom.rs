@@ -158,7 +158,8 @@ struct ExportOpts {
 }
 
 fn split_export_opts(args: &[String]) -> Result<(ExportOpts, Vec<String>), String> {
-    let mut o = ExportOpts { format: String::new(), out: String::new(), engine: "dense".into(), steps: 0, every_step: false };
+    let mut o =
+        ExportOpts { format: String::new(), out: String::new(), engine: "dense".into(), steps: 0, every_step: false };
     let (mut rest, mut plain) = (Vec::new(), Vec::new());
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -191,6 +192,9 @@ fn export_cmd(args: &[String]) -> Result<(), String> {
     if !opts.file.is_empty() {
         return Err(format!("loom export takes no input file (got {} and {})", opts.file, o.out));
     }
+    if o.steps != 0 || o.every_step || o.engine != "dense" {
+        return Err("--steps, --every-step and --engine belong to loom state; a model has no program".into());
+    }
     let format = export::Format::parse(&o.format)?;
     let bytes = export::model_file(&opts.config, format);
     std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
@@ -209,7 +213,11 @@ fn state_cmd(args: &[String]) -> Result<(), String> {
     let run = export::run_states(&prog, &o.engine, o.steps, o.every_step)?;
     let bytes = if o.every_step { export::npy::states(&run.states) } else { export::npy::state(run.last()) };
     std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
-    let what = if o.every_step { format!("{} states (steps 0..={})", run.states.len(), run.steps) } else { format!("the state after step {}", run.steps) };
+    let what = if o.every_step {
+        format!("{} states (steps 0..={})", run.states.len(), run.steps)
+    } else {
+        format!("the state after step {}", run.steps)
+    };
     let halted = if run.halted { ", halted" } else { "" };
     eprintln!("wrote {} ({} bytes): {what} of {} on the {} engine{halted}", o.out, bytes.len(), opts.config, o.engine);
     Ok(())
@@ -239,7 +247,8 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     // These parse their own options.
-    let own: Option<fn(&[String]) -> Result<(), String>> = match cmd.as_str() {
+    type Command = fn(&[String]) -> Result<(), String>;
+    let own: Option<Command> = match cmd.as_str() {
         "bench" => Some(bench_cmd),
         "export" => Some(export_cmd),
         "state" => Some(state_cmd),

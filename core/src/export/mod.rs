@@ -68,11 +68,17 @@ pub fn state_file_name(config: &Config, step: u64) -> String {
     format!("loom-{}-step{step}.npy", config.name)
 }
 
-/// One line for the page: how to run the downloaded files.
-pub const HOW_TO_RUN: &str = "One run of the ONNX model is one instruction: in Python, \
-x = onnxruntime.InferenceSession(\"loom-compact.onnx\").run(None, {\"state\": numpy.load(\"state.npy\")})[0] \
-gives the next state; repeat until the pc rows of column 0 read 0 (tools/loom_step.py does the same step \
-in NumPy from the .safetensors file).";
+/// One line for the page: how to run the downloaded files of `config`.
+pub fn how_to_run(config: &Config) -> String {
+    let onnx = model_file_name(config, Format::Onnx);
+    format!(
+        "One run of the model is one instruction: in Python, x = onnxruntime.InferenceSession(\"{onnx}\")\
+         .run(None, {{\"state\": numpy.load(\"{state}\")}})[0] is the next state (repeat until the pc rows of \
+         column 0 read 0); tools/loom_step.py in the repository computes the same step in NumPy from {st}.",
+        state = state_file_name(config, 0),
+        st = model_file_name(config, Format::Safetensors),
+    )
+}
 
 /// The states of a run, in order.
 #[derive(Debug)]
@@ -165,5 +171,7 @@ mod tests {
         assert_eq!(state_file_name(&cfg, 42), "loom-compact-step42.npy");
         let onnx = model_file(&Config::preset("tiny").unwrap(), Format::Onnx);
         assert!(onnx.windows(b"next_state".len()).any(|w| w == b"next_state"));
+        let line = how_to_run(&cfg);
+        assert!(line.contains("InferenceSession(\"loom-compact.onnx\")") && !line.contains('\n'), "{line}");
     }
 }

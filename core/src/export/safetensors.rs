@@ -49,7 +49,8 @@ mod tests {
             let h = &header[&a.name];
             assert_eq!(h["dtype"], "F32");
             assert_eq!(h["shape"], json!(a.shape));
-            let (b, e) = (h["data_offsets"][0].as_u64().unwrap() as usize, h["data_offsets"][1].as_u64().unwrap() as usize);
+            let (b, e) =
+                (h["data_offsets"][0].as_u64().unwrap() as usize, h["data_offsets"][1].as_u64().unwrap() as usize);
             assert_eq!(b, end, "{}: arrays are back to back", a.name);
             let back: Vec<f32> = data[b..e].chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
             assert_eq!(back, a.data, "{}", a.name);

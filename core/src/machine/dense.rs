@@ -36,8 +36,11 @@ pub struct Dense {
 
 impl DenseLayer {
     fn materialise(l: &Layer, d: usize) -> DenseLayer {
-        let heads =
-            l.heads.iter().map(|h| DenseHead { name: h.name, kdim: h.kdim, k: h.k_matrix(d), v: h.v_matrix(d) }).collect();
+        let heads = l
+            .heads
+            .iter()
+            .map(|h| DenseHead { name: h.name, kdim: h.kdim, k: h.k_matrix(d), v: h.v_matrix(d) })
+            .collect();
         let DenseFfn { hidden, w1, b1, w2, b2 } = l.ffn.dense(d);
         DenseLayer { name: l.name, heads, hidden, w1, b1, w2, b2 }
     }

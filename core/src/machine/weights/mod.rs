@@ -88,11 +88,9 @@ pub struct DenseFfn {
 impl Ffn {
     pub fn dense(&self, d: usize) -> DenseFfn {
         let hidden = self.units.len();
-        let entries = |pick: fn(usize, &Unit) -> Vec<(usize, usize, f32)>| -> Vec<(usize, usize, f32)> {
-            self.units.iter().enumerate().flat_map(|(u, unit)| pick(u, unit)).collect()
-        };
-        let w1 = entries(|u, unit| unit.w1.iter().map(|&(r, w)| (u, r, w)).collect());
-        let w2 = entries(|u, unit| unit.w2.iter().map(|&(r, w)| (r, u, w)).collect());
+        let units = || self.units.iter().enumerate();
+        let w1: Vec<_> = units().flat_map(|(u, unit)| unit.w1.iter().map(move |&(r, w)| (u, r, w))).collect();
+        let w2: Vec<_> = units().flat_map(|(u, unit)| unit.w2.iter().map(move |&(r, w)| (r, u, w))).collect();
         let b2: Vec<_> = self.b2.iter().map(|&(r, w)| (r, 0, w)).collect();
         DenseFfn {
             hidden,
