@@ -6,11 +6,13 @@ NumPy reference (tools/loom_step.py, reading the safetensors file) each start
 from the initial state, run on their own output, and must give the same
 tensor, bit for bit, after every step. The files are also read by the
 formats' own libraries (onnx's checker, safetensors) to prove they are
-standard.
+standard. Last, every head of both is checked against the argmax rule written
+out literally, on crafted inputs full of ties (what a program's steps cannot show).
 
     python tests/export/check_export.py [path/to/loom]   (default target/release/loom)
 """
 
+import collections
 import json
 import os
 import subprocess
@@ -26,6 +28,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 import onnx  # noqa: E402
+import onnx.utils  # noqa: E402
 import onnxruntime  # noqa: E402
 import safetensors.numpy  # noqa: E402
 
@@ -106,19 +109,106 @@ def run_case(binary, work, what, program, config, steps):
     )
 
 
+def literal_head(x, query, key, value, output, seen):
+    """Spec section 7 word for word: a scan over targets per source, keeping the best
+    two with strict comparisons (so ties stay with the lower column). Counts the
+    cases in `seen`, so the crafted states provably contain them."""
+    d, n = x.shape
+    k, q = key @ x, query @ x
+    out = np.zeros((d, n), dtype=np.float32)
+    for i in range(n):
+        if not np.any(k[:, i] != 0):
+            seen["zero key"] += 1
+            continue
+        (s1, j1), (s2, j2) = (-np.inf, None), (-np.inf, None)
+        for j in range(n):
+            s = k[:, i] @ q[:, j]
+            if s > s1:
+                (s2, j2), (s1, j1) = (s1, j1), (s, j)
+            elif s > s2:
+                (s2, j2) = (s, j)
+        scores = k[:, i] @ q
+        if np.count_nonzero(scores == s1) >= 3:
+            seen["three or more best"] += 1
+        seen[f"gap {s1 - s2:g}"] += 1
+        v = output @ (value @ x[:, i])
+        if s1 - s2 < 1:
+            out[:, j1] += np.float32(0.5) * v
+            out[:, j2] += np.float32(0.5) * v
+        else:
+            out[:, j1] += v
+    return out
+
+
+def check_argmax_rule(binary, work):
+    """Every head of the ONNX graph and of the NumPy reference against the literal
+    rule, on crafted layer inputs full of ties: columns repeat (three or more
+    equal best scores), entries of +-0.5 make gaps of exactly 0.5 and 1.0, and
+    zero columns have all-zero keys. A step of a real program cannot show which
+    two of several equal columns a head picks (the FFN clears what lands in the
+    others), so the rule is checked here, head by head."""
+    start = time.monotonic()
+    work.mkdir()
+    config = "tiny"
+    onnx_path, st_path = work / f"{config}.onnx", work / f"{config}.safetensors"
+    loom(binary, "export", "--config", config, "--format", "onnx", str(onnx_path))
+    loom(binary, "export", "--config", config, "--format", "safetensors", str(st_path))
+    model = loom_step.Model(st_path)
+    d, n = json.loads(model.meta["config"])["d"], json.loads(model.meta["config"])["n"]
+    rng = np.random.default_rng(18)
+    seen = collections.Counter()
+    heads = 0
+    previous = "state"
+    for layer in model.layers:
+        if layer["heads"]:
+            names = [f"{layer['key']}.{h['name']}" for h in layer["heads"]]
+            part = work / f"{layer['key']}.onnx"
+            onnx.utils.extract_model(str(onnx_path), str(part), [previous], [f"{p}.out" for p in names])
+            session = onnxruntime.InferenceSession(str(part), providers=["CPUExecutionProvider"])
+            for trial in range(3):
+                # Half the columns repeat six patterns, the others are all different.
+                values = np.float32([-1, -0.5, 0, 0.5, 1])
+                x = rng.choice(values, size=(d, n), p=[0.3, 0.1, 0.2, 0.1, 0.3])
+                repeated = rng.integers(0, n, size=n // 2)
+                x[:, repeated] = x[:, rng.integers(0, 6, size=len(repeated))]
+                x[:, rng.integers(0, n, size=n // 8)] = 0
+                x = np.ascontiguousarray(x, dtype=np.float32)
+                by_onnx = session.run(None, {previous: x})
+                for p, got in zip(names, by_onnx):
+                    arrays = [model.arrays[f"{p}.{r}"] for r in ("query", "key", "value", "output")]
+                    want = literal_head(x, *arrays, seen)
+                    for name, y in (("onnxruntime", got), ("numpy", loom_step.attention(x, *arrays))):
+                        if not bits_equal(y, want):
+                            cols = sorted({int(c) for c in np.nonzero(y != want)[1]})[:8]
+                            raise AssertionError(f"{name}: {p} breaks the argmax rule (trial {trial}) in columns {cols}")
+                    heads += 1
+        previous = f"{layer['key']}.out"
+    for case in ("zero key", "three or more best", "gap 0.5", "gap 1"):
+        assert seen[case] > 0, f"the crafted states never had a source with {case}: {dict(seen)}"
+    print(
+        f"ok  the argmax rule on crafted {d} x {n} states: {heads} head runs equal the literal rule "
+        f"(sources with {seen['three or more best']} three-or-more-way best ties, {seen['gap 0']} gap 0, "
+        f"{seen['gap 0.5']} gap 0.5, {seen['gap 1']} gap 1.0, {seen['zero key']} zero keys); "
+        f"{time.monotonic() - start:.1f} s"
+    )
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/release/loom")
     print(f"onnxruntime {onnxruntime.__version__}, onnx {onnx.__version__}, numpy {np.__version__}")
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for case in CASES:
+        checks = [(f"{c[1]} on {c[2]}", lambda c=c: run_case(binary, Path(tmp), *c)) for c in CASES]
+        checks.append(("the argmax rule", lambda: check_argmax_rule(binary, Path(tmp) / "rule")))
+        for name, check in checks:
             try:
-                run_case(binary, Path(tmp), *case)
+                check()
                 passed += 1
-            except Exception as e:  # report every case, then fail
-                print(f"FAIL {case[1]} on {case[2]}: {type(e).__name__}: {e}")
+            except Exception as e:  # report every check, then fail
+                print(f"FAIL {name}: {type(e).__name__}: {e}")
                 failed += 1
-        sizes = ", ".join(f"{p.name} {p.stat().st_size:,} B" for p in sorted(Path(tmp).glob("*.*")) if p.suffix != ".npy")
+        files = sorted(Path(tmp).glob("*.*"))
+        sizes = ", ".join(f"{p.name} {p.stat().st_size:,} B" for p in files if p.suffix != ".npy")
         print(f"files: {sizes}")
     print(f"export: {passed} passed, {failed} failed")
     return 1 if failed else 0
