@@ -56,9 +56,12 @@ def bits_equal(a, b):
 
 
 def check_files(onnx_path, st_path, config):
-    """The files are standard: onnx's checker and the safetensors library accept them."""
-    onnx.checker.check_model(onnx.load(str(onnx_path)), full_check=True)
+    """The files are standard (onnx's checker and the safetensors library accept
+    them) and carry the same metadata."""
+    graph = onnx.load(str(onnx_path))
+    onnx.checker.check_model(graph, full_check=True)
     ours, meta = loom_step.load(st_path)
+    assert {p.key: p.value for p in graph.metadata_props} == meta, "the two files' metadata differ"
     theirs = safetensors.numpy.load_file(str(st_path))
     assert sorted(ours) == sorted(theirs), "the two readers see different arrays"
     for name, a in ours.items():
@@ -153,8 +156,10 @@ def check_argmax_rule(binary, work):
     onnx_path, st_path = work / f"{config}.onnx", work / f"{config}.safetensors"
     loom(binary, "export", "--config", config, "--format", "onnx", str(onnx_path))
     loom(binary, "export", "--config", config, "--format", "safetensors", str(st_path))
+    check_files(onnx_path, st_path, config)
     model = loom_step.Model(st_path)
-    d, n = json.loads(model.meta["config"])["d"], json.loads(model.meta["config"])["n"]
+    cfg = json.loads(model.meta["config"])
+    d, n = cfg["d"], cfg["n"]
     rng = np.random.default_rng(18)
     seen = collections.Counter()
     heads = 0
