@@ -1,7 +1,7 @@
 //! The transformer as named dense arrays: what every export format writes.
 //!
-//! [`Model::of`] materialises the sparse construction of [`Weights`] the way
-//! the dense reference does (`machine/dense.rs`), and names each array by
+//! [`Model::of`] takes the dense reference's own matrices of [`Weights`]
+//! (`Head::k_matrix`, `Head::v_matrix`, `Ffn::dense`) and names each array by
 //! layer, head and role:
 //!
 //! | array | shape | meaning |
