@@ -11,6 +11,7 @@ pub mod config;
 pub mod demos;
 pub mod diag;
 pub mod engine;
+pub mod export;
 pub mod frontend;
 pub mod host;
 pub mod image;

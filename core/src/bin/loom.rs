@@ -3,7 +3,7 @@
 
 use loom_core::frontend::{build as build_source, Compiled, EngineKind, Lang};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, compiler, config::Config, diag, image::Program, interp::Interp, report};
+use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -11,6 +11,8 @@ const USAGE: &str = "usage:
   loom build FILE.c [--config NAME]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
   loom weights [--config NAME]
+  loom export --config NAME --format safetensors|onnx OUT
+  loom state FILE [--config NAME] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
   loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
 
 FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
@@ -139,6 +141,82 @@ fn weights(cfg: &Config) {
     print!("{}", Weights::build(cfg).summary());
 }
 
+/// The options of `export` and `state` that the shared parser does not know,
+/// taken out of the arguments first; OUT is the last plain argument.
+struct ExportOpts {
+    format: String,
+    out: String,
+    engine: String,
+    steps: u64,
+    every_step: bool,
+}
+
+fn split_export_opts(args: &[String]) -> Result<(ExportOpts, Vec<String>), String> {
+    let mut o =
+        ExportOpts { format: String::new(), out: String::new(), engine: "dense".into(), steps: 0, every_step: false };
+    let (mut rest, mut plain) = (Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        match a.as_str() {
+            "--format" => o.format = value("--format")?,
+            "--engine" => o.engine = value("--engine")?,
+            "--steps" => {
+                let v = value("--steps")?;
+                o.steps = v.parse().map_err(|_| format!("--steps: `{v}` is not a number"))?;
+            }
+            "--every-step" => o.every_step = true,
+            "--config" | "--max-steps" => rest.extend([a.clone(), value(a)?]),
+            s if s.starts_with("--") => rest.push(a.clone()),
+            _ => plain.push(a.clone()),
+        }
+    }
+    o.out = plain.pop().ok_or("missing the output file OUT")?;
+    rest.extend(plain);
+    if o.format.is_empty() {
+        return Err("--format is required".into());
+    }
+    Ok((o, rest))
+}
+
+/// `loom export`: the weights of a configuration as a model file.
+fn export_cmd(args: &[String]) -> Result<(), String> {
+    let (o, rest) = split_export_opts(args)?;
+    let opts = parse_opts(&rest)?;
+    if !opts.file.is_empty() {
+        return Err(format!("loom export takes no input file (got {} and {})", opts.file, o.out));
+    }
+    if o.steps != 0 || o.every_step || o.engine != "dense" {
+        return Err("--steps, --every-step and --engine belong to loom state; a model has no program".into());
+    }
+    let format = export::Format::parse(&o.format)?;
+    let bytes = export::model_file(&opts.config, format);
+    std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
+    eprintln!("wrote {} ({} bytes): the {} transformer as {}", o.out, bytes.len(), opts.config, o.format);
+    Ok(())
+}
+
+/// `loom state`: a program's state tensor (initial, after K steps, or every step) as `.npy`.
+fn state_cmd(args: &[String]) -> Result<(), String> {
+    let (o, rest) = split_export_opts(args)?;
+    if o.format != "npy" {
+        return Err(format!("unknown state format `{}` (formats: npy)", o.format));
+    }
+    let opts = parse_opts(&rest)?;
+    let prog = load(&opts)?;
+    let run = export::run_states(&prog, EngineKind::by_name(&o.engine)?, o.steps, o.every_step)?;
+    let bytes = if o.every_step { export::npy::states(&run.states) } else { export::npy::state(run.last()) };
+    std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
+    let what = if o.every_step {
+        format!("{} states (steps 0..={})", run.states.len(), run.steps)
+    } else {
+        format!("the state after step {}", run.steps)
+    };
+    let halted = if run.halted { ", halted" } else { "" };
+    eprintln!("wrote {} ({} bytes): {what} of {} on the {} engine{halted}", o.out, bytes.len(), opts.config, o.engine);
+    Ok(())
+}
+
 fn bench_cmd(args: &[String]) -> Result<(), String> {
     let json = args.iter().any(|a| a == "--json");
     let full = args.iter().any(|a| a == "--full");
@@ -162,8 +240,16 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    if cmd == "bench" {
-        return match bench_cmd(&args[1..]) {
+    // These parse their own options.
+    type Command = fn(&[String]) -> Result<(), String>;
+    let own: Option<Command> = match cmd.as_str() {
+        "bench" => Some(bench_cmd),
+        "export" => Some(export_cmd),
+        "state" => Some(state_cmd),
+        _ => None,
+    };
+    if let Some(command) = own {
+        return match command(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("{e}");

@@ -5,7 +5,7 @@
 
 use super::tensor::Tensor;
 use super::trace::{BestTwo, HeadRole, HeadTrace, LayerTrace, StepTrace};
-use super::weights::{Layer, Weights};
+use super::weights::{DenseFfn, Layer, Weights};
 use super::Backend;
 
 struct DenseHead {
@@ -40,33 +40,9 @@ impl DenseLayer {
         let heads = l
             .heads
             .iter()
-            .map(|h| {
-                let mut k = vec![0.0; h.kdim * d];
-                let mut v = vec![0.0; d * d];
-                for &(o, i, w) in &h.k {
-                    k[o * d + i] += w;
-                }
-                for &(o, i, w) in &h.v {
-                    v[o * d + i] += w;
-                }
-                DenseHead { name: h.name, role: h.role, kdim: h.kdim, k, v }
-            })
+            .map(|h| DenseHead { name: h.name, role: h.role, kdim: h.kdim, k: h.k_matrix(d), v: h.v_matrix(d) })
             .collect();
-        let hidden = l.ffn.units.len();
-        let (mut w1, mut b1, mut w2, mut b2) =
-            (vec![0.0; hidden * d], vec![0.0; hidden], vec![0.0; d * hidden], vec![0.0; d]);
-        for (u, unit) in l.ffn.units.iter().enumerate() {
-            for &(r, w) in &unit.w1 {
-                w1[u * d + r] += w;
-            }
-            b1[u] = unit.b1;
-            for &(r, w) in &unit.w2 {
-                w2[r * hidden + u] += w;
-            }
-        }
-        for &(r, w) in &l.ffn.b2 {
-            b2[r] += w;
-        }
+        let DenseFfn { hidden, w1, b1, w2, b2 } = l.ffn.dense(d);
         DenseLayer { name: l.name, heads, hidden, w1, b1, w2, b2 }
     }
 }
