@@ -12,6 +12,7 @@ const USAGE: &str = "usage:
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
   loom weights [--config NAME]
   loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
+  loom trace run|bench|scaling …  (the second machine: WebAssembly by attention over its trace)
 
 FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -182,6 +183,16 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
+    // The second machine's commands live in the library (`loom_core::trace::cli`).
+    if cmd == "trace" {
+        return match loom_core::trace::cli::main(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     if cmd == "bench" {
         return match bench_cmd(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
