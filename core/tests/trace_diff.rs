@@ -28,7 +28,7 @@ fn starter_programs_agree_with_wasmi_and_the_reference() {
 fn starters() {
     for p in PROGRAMS {
         // Both heads on every lookup at the default sizes (brute force is O(t)).
-        oracle::agree(p.source, HeadMode::Both, 1_000_000);
+        oracle::agree(p.name, p.source, HeadMode::Both, 1_000_000);
         // The hull alone at a larger size.
         let bigger = p.with_n(match p.name {
             "primes" => 20_000,
@@ -37,7 +37,7 @@ fn starters() {
             "collatz" => 97,
             _ => 20_000,
         });
-        oracle::agree(bigger.as_deref().unwrap_or(p.source), HeadMode::Hull, 10_000_000);
+        oracle::agree(p.name, bigger.as_deref().unwrap_or(p.source), HeadMode::Hull, 10_000_000);
     }
 }
 
@@ -55,7 +55,7 @@ fn random_programs_agree_with_wasmi_and_the_reference() {
         let mut ops = BTreeSet::new();
         let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
         for s in seed..seed + n {
-            let a = oracle::agree(&gen::program(s), HeadMode::Both, 2_000_000);
+            let a = oracle::agree(&format!("seed {s}"), &gen::program(s), HeadMode::Both, 2_000_000);
             (steps, max) = (steps + a.steps, max.max(a.steps));
             ops.extend(a.ops);
             let kind = match a.outcome {

@@ -39,7 +39,7 @@ pub fn cases(quick: bool) -> Vec<Case> {
     vec![
         c("countdown", 300_000 / scale, HeadMode::Hull),
         c("fibonacci", 100_000 / scale, HeadMode::Hull),
-        c("primes", 100_000 / scale, HeadMode::Hull),
+        c("primes", 60_000 / scale, HeadMode::Hull),
         c("fnv1a", 50_000 / scale, HeadMode::Hull),
         c("countdown", 3_000, HeadMode::Hull),
         c("countdown", 3_000, HeadMode::Brute),

@@ -84,34 +84,34 @@ pub struct Agreed {
 }
 
 /// Runs `wat` everywhere and panics (with the program) on any difference.
-pub fn agree(wat: &str, mode: HeadMode, budget: u64) -> Agreed {
-    let bytes = wat::parse_str(wat).unwrap_or_else(|e| panic!("{e}\n{wat}"));
-    let code = trace::load_wasm(&bytes).unwrap_or_else(|e| panic!("{e}\n{wat}"));
+pub fn agree(name: &str, wat: &str, mode: HeadMode, budget: u64) -> Agreed {
+    let bytes = wat::parse_str(wat).unwrap_or_else(|e| panic!("{e}\n{name}:\n{wat}"));
+    let code = trace::load_wasm(&bytes).unwrap_or_else(|e| panic!("{e}\n{name}:\n{wat}"));
     let mut m = Machine::with_heads(code.clone(), mode);
     let mut r = Reference::reference(code.clone());
     m.run(budget);
     r.run(budget);
     if let Status::Trapped(Trap::Internal(msg)) = m.status() {
-        panic!("internal error: {msg}\n{wat}");
+        panic!("internal error: {msg}\n{name}:\n{wat}");
     }
-    assert_eq!(m.status(), r.status(), "status\n{wat}");
-    assert_eq!(m.records(), r.records(), "records\n{wat}");
+    assert_eq!(m.status(), r.status(), "status\n{name}:\n{wat}");
+    assert_eq!(m.records(), r.records(), "records\n{name}:\n{wat}");
     for i in 0..m.records().len() {
-        assert_eq!(m.row(i), r.row(i), "row {i}\n{wat}");
+        assert_eq!(m.row(i), r.row(i), "row {i}\n{name}:\n{wat}");
     }
     let outcome = ours(m.status(), m.stack());
-    assert_eq!(outcome, ours(r.status(), r.stack()), "reference outcome\n{wat}");
+    assert_eq!(outcome, ours(r.status(), r.stack()), "reference outcome\n{name}:\n{wat}");
     let w = wasmi_run(&bytes);
-    assert_eq!(outcome, w.outcome, "wasmi outcome\n{wat}");
+    assert_eq!(outcome, w.outcome, "wasmi outcome\n{name}:\n{wat}");
     let mut addrs: Vec<u32> = code.data.iter().flat_map(|(a, d)| *a..*a + d.len() as u32).collect();
     addrs.extend(m.writes().iter().filter(|w| w.space == trace::exec::Space::Memory).map(|w| w.addr));
     for a in addrs.into_iter().filter(|_| !w.memory.is_empty()) {
         let theirs = w.memory.get(a as usize).copied();
-        assert_eq!(Some(m.memory(a, 1)[0]), theirs, "memory byte {a}\n{wat}");
-        assert_eq!(Some(r.byte(a)), theirs, "reference memory byte {a}\n{wat}");
+        assert_eq!(Some(m.memory(a, 1)[0]), theirs, "memory byte {a}\n{name}:\n{wat}");
+        assert_eq!(Some(r.byte(a)), theirs, "reference memory byte {a}\n{name}:\n{wat}");
     }
     let globals = m.globals();
-    assert_eq!(globals[..w.globals.len()], w.globals[..], "globals\n{wat}");
+    assert_eq!(globals[..w.globals.len()], w.globals[..], "globals\n{name}:\n{wat}");
     let mut ops: BTreeSet<_> = (0..m.records().len()).filter_map(|i| m.row(i)).map(|r| r.op).collect();
     if let Status::Trapped(_) = m.status() {
         // The trapping instruction leaves no record.
