@@ -47,7 +47,8 @@ pub struct Candidates {
     pub winner: Option<Candidate>,
     /// The best key of another address (a hull vertex next to the winner).
     pub runner_up: Option<Candidate>,
-    /// `winner − runner_up`: at least `T` when the lookup hit.
+    /// `winner − runner_up`: when the lookup hit, at least `T` less the
+    /// difference of their sequence numbers (which is below the trace's length).
     #[serde(serialize_with = "opt_as_string")]
     pub margin: Option<Score>,
     /// The latest stale write of the winner's address (what latest-wins beat).
