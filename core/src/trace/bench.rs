@@ -125,15 +125,15 @@ pub fn scaling(mode: HeadMode, max_log2: u32) -> Result<Vec<ScalePoint>, String>
         let heads = c.heads.iter().filter(|h| !memory_only || h.space == Space::Memory);
         heads.fold((0, 0), |(l, d), h| (l + h.stats.lookups, d + h.stats.brute_dots + h.stats.hull_dots))
     };
-    let mut sums: Vec<[u64; 4]> = vec![[0; 4]; max_log2 as usize + 1];
+    let mut sums: Vec<[u64; 4]> = vec![[0; 4]; max_log2 as usize];
     let mut before = m.counters();
-    while m.store().writes().len() as u64 <= limit && *m.status() == Status::Running {
+    while (m.store().writes().len() as u64) < limit && *m.status() == Status::Running {
         let bucket = (m.store().writes().len() as u64).max(1).ilog2() as usize;
         m.step();
         let after = m.counters();
         let (all, mem) = (dots(&after, false), dots(&after, true));
         let (all0, mem0) = (dots(&before, false), dots(&before, true));
-        let s = &mut sums[bucket.min(max_log2 as usize)];
+        let s = &mut sums[bucket];
         s[0] += all.0 - all0.0;
         s[1] += all.1 - all0.1;
         s[2] += mem.0 - mem0.0;

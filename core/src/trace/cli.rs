@@ -153,7 +153,7 @@ fn bench_cmd(f: &mut Flags) -> Result<(), String> {
 fn scaling(f: &mut Flags) -> Result<(), String> {
     let json = f.switch("--json");
     let svg = f.value("--svg");
-    let brute_log2 = f.number("--brute-log2", 15)? as u32;
+    let brute_log2 = f.number("--brute-log2", 16)? as u32;
     let hull_log2 = f.number("--hull-log2", 22)? as u32;
     std::mem::replace(f, Flags { pairs: Vec::new(), words: Vec::new() }).done()?;
     if brute_log2 > 24 || hull_log2 > 30 {
