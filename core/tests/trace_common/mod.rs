@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod gen;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod oracle;
 
 /// splitmix64: small, seeded, reproducible.
