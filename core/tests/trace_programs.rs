@@ -157,18 +157,13 @@ fn binary_errors_give_the_byte_offset_and_the_instruction() {
 fn the_cli_prints_the_json_contract() {
     let dir = std::env::temp_dir().join(format!("loom-trace-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let source = |name| Program::by_name(name).unwrap().source.as_bytes().to_vec();
+    let div = "(module (func (export \"main\") (result i32) (i32.div_s (i32.const 1) (i32.const 0))))";
     let cases = [
-        ("gcd.wat", Program::by_name("gcd").unwrap().source.to_string(), &["--heads", "both"][..]),
-        (
-            "div.wat",
-            "(module (func (export \"main\") (result i32) (i32.div_s (i32.const 1) (i32.const 0))))".into(),
-            &[],
-        ),
-        (
-            "count.wat",
-            Program::by_name("countdown").unwrap().source.to_string(),
-            &["--max-steps", "5", "--heads", "brute"],
-        ),
+        ("gcd.wat", source("gcd"), &["--heads", "both"][..]),
+        ("div.wat", div.as_bytes().to_vec(), &[]),
+        ("count.wat", source("countdown"), &["--max-steps", "5", "--heads", "brute"]),
+        ("fnv1a.wasm", wat::parse_bytes(&source("fnv1a")).unwrap().into_owned(), &[]),
     ];
     let mut outputs = Vec::new();
     for (file, source, args) in cases {
@@ -190,6 +185,7 @@ fn the_cli_prints_the_json_contract() {
             "{\"status\":\"halted\",\"steps\":298,\"result\":[21,1],\"trap\":null,\"lookups\":482}",
             "{\"status\":\"trap\",\"steps\":2,\"result\":[1,0],\"trap\":{\"message\":\"integer divide by zero\"},\"lookups\":2}",
             "{\"status\":\"budget\",\"steps\":5,\"result\":[9],\"trap\":null,\"lookups\":5}",
+            "{\"status\":\"halted\",\"steps\":910,\"result\":[152284517],\"trap\":null,\"lookups\":1006}",
         ]
     "#]]
     .assert_debug_eq(&outputs);

@@ -75,7 +75,7 @@ impl Flags {
         }
     }
 
-    fn done(self) -> Result<(), String> {
+    fn done(&self) -> Result<(), String> {
         match (self.pairs.first(), self.words.first()) {
             (Some((n, _)), _) => Err(format!("unknown option {n}\n{USAGE}")),
             (None, Some(w)) => Err(format!("unexpected argument `{w}`\n{USAGE}")),
@@ -92,7 +92,7 @@ fn run(f: &mut Flags) -> Result<(), String> {
         return Err(format!("loom trace run takes one file\n{USAGE}"));
     }
     let file = f.words.remove(0);
-    std::mem::replace(f, Flags { pairs: Vec::new(), words: Vec::new() }).done()?;
+    f.done()?;
     let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {file}: {e}"))?;
     let loaded = match file.rsplit('.').next() {
         Some("wasm") => load::load_wasm(&bytes).map_err(|e| e.render(&file, None)),
@@ -139,7 +139,7 @@ fn run(f: &mut Flags) -> Result<(), String> {
 fn bench_cmd(f: &mut Flags) -> Result<(), String> {
     let json = f.switch("--json");
     let quick = f.switch("--quick");
-    std::mem::replace(f, Flags { pairs: Vec::new(), words: Vec::new() }).done()?;
+    f.done()?;
     let start = std::time::Instant::now();
     let rows = bench::run_with(&bench::cases(quick), &mut || start.elapsed().as_secs_f64())?;
     if json {
@@ -155,7 +155,7 @@ fn scaling(f: &mut Flags) -> Result<(), String> {
     let svg = f.value("--svg");
     let brute_log2 = f.number("--brute-log2", 16)? as u32;
     let hull_log2 = f.number("--hull-log2", 22)? as u32;
-    std::mem::replace(f, Flags { pairs: Vec::new(), words: Vec::new() }).done()?;
+    f.done()?;
     if brute_log2 > 24 || hull_log2 > 30 {
         return Err("--brute-log2 is at most 24, --hull-log2 at most 30".into());
     }

@@ -7,17 +7,13 @@
 
 use crate::trace::context::{Lookup, Write};
 use crate::trace::exec::Space;
-use crate::trace::score::{Key, Query, Score};
+use crate::trace::score::{self, Key, Query, Score};
 use serde::{Serialize, Serializer};
 use std::collections::HashMap;
 
-fn as_string<S: Serializer>(score: &Score, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&score.to_string())
-}
-
 fn opt_as_string<S: Serializer>(score: &Option<Score>, s: S) -> Result<S::Ok, S::Error> {
     match score {
-        Some(v) => s.serialize_str(&v.to_string()),
+        Some(v) => score::serialize(v, s),
         None => s.serialize_none(),
     }
 }
@@ -30,7 +26,7 @@ pub struct Candidate {
     pub seq: u64,
     pub addr: u32,
     pub value: u32,
-    #[serde(serialize_with = "as_string")]
+    #[serde(serialize_with = "score::serialize")]
     pub score: Score,
     /// A later write of the same address exists: it can never win again.
     pub stale: bool,

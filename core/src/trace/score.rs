@@ -35,6 +35,11 @@ pub const MAX_SEQ: u64 = (1 << 40) - 1;
 /// A score: an exact dot product.
 pub type Score = i128;
 
+/// Scores can exceed 2⁵³ (JSON numbers lose them): they serialise as decimal strings.
+pub fn serialize<S: serde::Serializer>(score: &Score, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&score.to_string())
+}
+
 /// A write's key on the parabola, with its sequence number as the third component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key {

@@ -48,14 +48,9 @@ pub struct Found {
     pub addr: u32,
     pub seq: u64,
     pub value: u32,
-    /// The exact score (serialised as a string by the UI layer if needed:
-    /// it can exceed 2⁵³).
-    #[serde(serialize_with = "score_as_string")]
+    /// The exact score (a decimal string in JSON).
+    #[serde(serialize_with = "crate::trace::score::serialize")]
     pub score: Score,
-}
-
-fn score_as_string<S: serde::Serializer>(score: &Score, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&score.to_string())
 }
 
 impl Found {

@@ -385,7 +385,9 @@ impl Lowering<'_> {
         }
         if !self.dead {
             let at = self.emit(Instr::Else(u32::MAX));
-            self.ctrl.last_mut().into_iter().for_each(|c| c.patches.push(Patch::Instr(at)));
+            if let Some(c) = self.ctrl.last_mut() {
+                c.patches.push(Patch::Instr(at));
+            }
         }
         let here = self.here();
         if let Some(c) = self.ctrl.last_mut() {
