@@ -21,6 +21,7 @@ pub mod machine;
 pub mod pace;
 pub mod report;
 pub mod state;
+pub mod trace;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 

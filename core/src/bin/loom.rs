@@ -14,6 +14,7 @@ const USAGE: &str = "usage:
   loom export --config NAME --format safetensors|onnx OUT
   loom state FILE [--config NAME] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
   loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
+  loom trace run|bench|scaling …  (the second machine: WebAssembly by attention over its trace)
 
 FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -240,12 +241,13 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    // These parse their own options.
+    // These parse their own options; the second machine's commands live in the library.
     type Command = fn(&[String]) -> Result<(), String>;
     let own: Option<Command> = match cmd.as_str() {
         "bench" => Some(bench_cmd),
         "export" => Some(export_cmd),
         "state" => Some(state_cmd),
+        "trace" => Some(loom_core::trace::cli::main),
         _ => None,
     };
     if let Some(command) = own {
