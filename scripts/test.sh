@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test, stopping at the first failure:
-# format, lints (native and wasm), native tests, browser tests (wasm-bindgen-test
+# format, lints (native and wasm), native tests, the exported model against the
+# dense engine (Python), browser tests (wasm-bindgen-test
 # in headless Chromium), the release build of the page, and the end-to-end test.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
@@ -26,6 +27,10 @@ stage cargo clippy --workspace --all-targets -- -D warnings
 stage cargo clippy -p loom-core -p loom-app --features loom-core/wasm --target wasm32-unknown-unknown --all-targets \
   -- -D warnings
 stage cargo test --workspace
+# The exported model (ONNX in onnxruntime, the NumPy reference on the safetensors
+# file) against `loom state` from the dense engine, bit for bit after every step.
+stage cargo build --release --bin loom
+stage "$LOOM_PYTHON" tests/export/check_export.py target/release/loom
 stage cargo test -p loom-core --features wasm --target wasm32-unknown-unknown --test wasm_api
 stage cargo test -p loom-app --target wasm32-unknown-unknown
 stage trunk build --release

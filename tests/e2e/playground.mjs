@@ -217,8 +217,15 @@ const checks = [
         await expectText(page, "status", "loaded");
         await until(`the ${id} panel`, async () => !(await page.locator(".demo-slot").evaluate((e) => e.hidden)));
         await page.getByTestId("run").click();
+        if (id === "snake") {
+          // The game waits at its first frame for the player's first key.
+          await until("snake to wait for a key", async () => (await text(page, "note")).includes("key"));
+          const waiting = Number(await text(page, "step-count"));
+          await new Promise((r) => setTimeout(r, 500));
+          if (Number(await text(page, "step-count")) !== waiting) throw new Error("snake ran before a key");
+          await page.keyboard.press("ArrowUp");
+        }
         await until(`${id} to run`, async () => Number(await text(page, "step-count")) > 50);
-        if (id === "snake") await page.keyboard.press("ArrowUp");
         await new Promise((r) => setTimeout(r, 700));
         if ((await text(page, "status")).includes("running")) await page.getByTestId("run").click();
         await expectText(page, "agree", "✓");
