@@ -14,7 +14,7 @@ import { readdir, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serve } from "../../scripts/serve.mjs";
-import { NAMES, startDriver } from "./harness/browsers.mjs";
+import { DESKTOP, NAMES, startDriver } from "./harness/browsers.mjs";
 import { Page } from "./harness/page.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -66,6 +66,7 @@ async function runSpec(file) {
   const session = await driver.session({ phone: options.phone });
   const page = new Page(session, { browser, base: url, out, phone: options.phone });
   try {
+    if (!options.phone) await page.setViewport(DESKTOP.width, DESKTOP.height);
     if (options.path !== null) await page.open(options.path ?? "");
     for (let i = 0; i < chosen.length; i++) {
       const [name, test] = chosen[i];

@@ -187,7 +187,7 @@ export class Page {
     const finger = new Pointer("finger", Pointer.Type.TOUCH);
     await this.driver
       .actions({ async: true })
-      .insert(finger, finger.move({ origin: el }), finger.press(), finger.pause(50), finger.release())
+      .insert(finger, finger.move({ origin: el }), finger.press(), finger.release())
       .perform();
   }
 
@@ -238,7 +238,8 @@ export class Page {
    * Inserts `text` at the caret of the focused field or editor in one edit, as
    * a paste or an input method does (an input event, no key events). Every
    * engine implements the "insertText" editing command; a synthetic paste
-   * event would not do: Firefox drops the data a script puts in one.
+   * event would not do: Firefox drops the data a script puts in one. (Not in
+   * an EditContext, which CodeMirror uses in Chromium's phone emulation: type there.)
    */
   async insertText(text) {
     const done = await this.eval((t) => document.execCommand("insertText", false, t), text);

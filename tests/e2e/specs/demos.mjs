@@ -7,7 +7,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Starts recording the page's longest task in window.__longest (ms). Chromium
  * has the Long Tasks API; Firefox and WebKit lack it, so there the longest gap
- * between turns of a timer loop is measured instead (a task holds the loop up).
+ * between turns of a timer loop is measured instead: a task holds the loop up,
+ * but so do rendering (which the API leaves out) and, on a busy machine, the
+ * scheduler, so that figure gets a looser bound.
  */
 function watchLongTasks() {
   window.__longest = 0;
@@ -87,7 +89,8 @@ export const tests = [
       const [longest, probe] = await page.eval(() => ((window.__stopProbe = true), [window.__longest, window.__longTaskProbe]));
       console.log(`     Sudoku: ${steps} steps in 4 s on the sparse transformer; longest task ${longest.toFixed(0)} ms (${probe})`);
       await page.shot("11-sudoku-after-run");
-      if (longest > 50) throw new Error(`a task took ${longest.toFixed(0)} ms (${probe})`);
+      const bound = probe === "Long Tasks API" ? 50 : 250;
+      if (longest > bound) throw new Error(`a task took ${longest.toFixed(0)} ms (${probe}; bound ${bound} ms)`);
       if (steps < 100) throw new Error(`only ${steps} steps`);
     },
   ],
