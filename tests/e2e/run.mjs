@@ -8,7 +8,7 @@
 //
 // A spec file exports `tests`, a list of [name, async (page) => {...}], run in
 // order on one page (a failure skips the rest of that file), and optionally
-// `options` (see README.md): { path, phone, only: {browsers, why} }.
+// `options` (see README.md): { path, phone, timeout, only: {browsers, why} }.
 
 import { readdir, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -52,6 +52,18 @@ const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 const log = (line) => console.log(`[${browser}] ${line}`);
 
+/** A test's time limit (a spec's `options.timeout` overrides): a WebDriver command can hang. */
+const TEST_TIMEOUT_S = Number(process.env.E2E_TEST_TIMEOUT_S ?? 180);
+
+/** `promise`, or a rejection naming `what` after `ms`. */
+function withTimeout(promise, ms, what) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
 /** Runs one spec file; returns nothing, counts into `counts`. */
 async function runSpec(file) {
   const spec = basename(file, ".mjs");
@@ -72,7 +84,7 @@ async function runSpec(file) {
       const [name, test] = chosen[i];
       const start = Date.now();
       try {
-        await test(page);
+        await withTimeout(test(page), (options.timeout ?? TEST_TIMEOUT_S) * 1000, "the test");
         const errors = await page.takeErrors();
         if (errors.length) throw new Error(errors.join("\n"));
         counts.passed++;
@@ -89,8 +101,16 @@ async function runSpec(file) {
       }
     }
   } finally {
-    await session.quit().catch(() => {});
+    await withTimeout(session.quit(), 30_000, "closing the browser").catch(() => {});
   }
+}
+
+// Interrupted: the driver's process group (the browser, Xvfb) goes too.
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, async () => {
+    await driver?.stop();
+    process.exit(130);
+  });
 }
 
 const started = Date.now();

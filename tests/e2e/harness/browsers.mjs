@@ -79,10 +79,12 @@ export const BROWSERS = {
       "xvfb-run",
       ["-a", "-s", "-screen 0 1920x1200x24", env.WEBKIT_DRIVER ?? "WebKitWebDriver", `--port=${port}`],
     ],
-    // Xvfb has no GPU: WebKitGTK's GL compositor then runs on a software GL and
-    // animation frames come 3-4 times slower (measured: 176 ms apart instead of
-    // 51 while the page ran Sudoku). Its non-composited path paints directly.
-    driverEnv: { WEBKIT_DISABLE_COMPOSITING_MODE: "1" },
+    // Xvfb has no GPU: frames shared as DMA-BUFs then go through a software GL
+    // and come 3-5 times further apart (measured while the page ran Sudoku:
+    // 176 ms apart, 35 ms with shared-memory buffers). Without DMA-BUF a still
+    // page presents no frame, which a screenshot waits for: Page.shot keeps
+    // frames coming while it captures.
+    driverEnv: { WEBKIT_DISABLE_DMABUF_RENDERER: "1" },
     capabilities: () => ({
       browserName: "MiniBrowser",
       "webkitgtk:browserOptions": {

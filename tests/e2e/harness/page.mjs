@@ -69,6 +69,21 @@ function installErrorHook() {
   };
 }
 
+/** E2E_TRACE=1: each helper call is logged as it starts, to find the one that hangs. */
+function traced(page) {
+  return new Proxy(page, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function" || typeof key !== "string") return value;
+      return (...args) => {
+        const shown = args.map((a) => (typeof a === "function" ? "fn" : JSON.stringify(a)?.slice(0, 60))).join(", ");
+        console.log(`     · ${key}(${shown})`);
+        return value.apply(receiver, args);
+      };
+    },
+  });
+}
+
 export class Page {
   /**
    * @param driver a selenium-webdriver session
@@ -82,6 +97,7 @@ export class Page {
     this.base = base;
     this.out = out;
     this.phone = phone;
+    if (process.env.E2E_TRACE) return traced(this);
   }
 
   /** Navigates to `path` (relative to the server) and waits for the playground's wasm to mount. */
@@ -278,9 +294,32 @@ export class Page {
     }, selector);
   }
 
-  /** Saves a screenshot of the viewport as tests/e2e/out/BROWSER/NAME.png. */
+  /**
+   * Saves a screenshot of the viewport as tests/e2e/out/BROWSER/NAME.png. A
+   * driver may capture at the next presented frame, and a still page presents
+   * none in WebKitGTK under Xvfb (harness/browsers.mjs): a 1-pixel, 1 %-opaque
+   * dot in the corner changes every frame while the capture runs.
+   */
   async shot(name) {
     await mkdir(this.out, { recursive: true });
-    await writeFile(join(this.out, `${name}.png`), await this.driver.takeScreenshot(), "base64");
+    await this.eval(() => {
+      const dot = document.createElement("div");
+      dot.id = "e2e-frames";
+      dot.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647";
+      document.body.append(dot);
+      let odd = false;
+      const frame = () => {
+        if (!dot.isConnected) return;
+        odd = !odd;
+        dot.style.background = odd ? "rgb(0 0 0 / 1%)" : "rgb(0 0 0 / 2%)";
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    });
+    try {
+      await writeFile(join(this.out, `${name}.png`), await this.driver.takeScreenshot(), "base64");
+    } finally {
+      await this.eval(() => document.getElementById("e2e-frames")?.remove());
+    }
   }
 }
