@@ -46,7 +46,9 @@ const files = named.length
 const out = join(HERE, "out", browser);
 if (!named.length && !grep) await rm(out, { recursive: true, force: true });
 
-const { server, url } = await serve({ "/": join(ROOT, "dist"), "/editor-demo/": join(ROOT, "www", "editor") });
+// E2E_DIST tests another build of the page (default: dist/).
+const dist = resolve(process.env.E2E_DIST ?? join(ROOT, "dist"));
+const { server, url } = await serve({ "/": dist, "/editor-demo/": join(ROOT, "www", "editor") });
 let driver;
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
