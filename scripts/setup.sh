@@ -10,7 +10,7 @@
 #   setup_test             setup_build plus all three browsers
 
 set -euo pipefail
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
 GECKODRIVER_VERSION=0.37.1
