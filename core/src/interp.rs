@@ -15,18 +15,20 @@ use crate::state::{precheck, MachineState, Status};
 
 /// A pre-decoded instruction: operands converted by the kind the ISA table
 /// gives them ([`Operand`]): memory operands to slot indices, targets to
-/// instruction indices, unused fields to 0. `op` is `None` for a trap.
+/// instruction indices, unused fields to 0. A trap is a HALT that faults
+/// (images encode it so), decided in the HALT arm, off the hot path.
 #[derive(Clone, Copy, Debug)]
 struct Op {
-    op: Option<Opcode>,
+    op: Opcode,
+    trap: bool,
     a: u32,
     b: u32,
     c: u32,
 }
 
 impl Op {
-    const HALT: Op = Op { op: Some(Opcode::Halt), a: 0, b: 0, c: 0 };
-    const TRAP: Op = Op { op: None, a: 0, b: 0, c: 0 };
+    const HALT: Op = Op { op: Opcode::Halt, trap: false, a: 0, b: 0, c: 0 };
+    const TRAP: Op = Op { op: Opcode::Halt, trap: true, a: 0, b: 0, c: 0 };
 
     fn decode(ins: Instr, cfg: &Config) -> Op {
         let op = ins.opcode().expect("invariant: a validated image has only defined opcodes");
@@ -36,7 +38,7 @@ impl Op {
             Operand::Mem => col - cfg.mem_col(0) as u32,
             Operand::Target => col - cfg.instr_col(0) as u32,
         };
-        Op { op: Some(op), a: field(info.a, ins.a), b: field(info.b, ins.b), c: field(info.c, ins.c) }
+        Op { op, trap: false, a: field(info.a, ins.a), b: field(info.b, ins.b), c: field(info.c, ins.c) }
     }
 }
 
@@ -87,14 +89,14 @@ impl Interp {
             if steps >= max_steps {
                 break Status::Budget;
             }
-            let Op { op, a, b, c } = self.ops[k];
+            let Op { op, trap, a, b, c } = self.ops[k];
             let (a, b, c) = (a as usize, b as usize, c as usize);
             let mut next = k + 1;
-            let Some(op) = op else {
-                let t = self.prog.trap_at(k).expect("invariant: a trap op has a trap");
-                break Status::Fault { pc: cfg.instr_col(k), message: t.message.clone() };
-            };
             match op {
+                Opcode::Halt if trap => {
+                    let t = self.prog.trap_at(k).expect("invariant: a trap op has a trap");
+                    break Status::Fault { pc: cfg.instr_col(k), message: t.message.clone() };
+                }
                 Opcode::Halt => {
                     steps += 1;
                     self.k = None;
@@ -103,10 +105,21 @@ impl Interp {
                 Opcode::Mov => mem[b] = mem[c],
                 Opcode::Add => mem[b] = w(mem[b].wrapping_add(mem[c])),
                 Opcode::Jmp => next = c,
-                Opcode::Jz if mem[b] == 0 => next = c,
-                Opcode::Jnz if mem[b] != 0 => next = c,
-                Opcode::Cmp if mem[b] < 0 => next = c,
-                Opcode::Jz | Opcode::Jnz | Opcode::Cmp => {}
+                Opcode::Jz => {
+                    if mem[b] == 0 {
+                        next = c
+                    }
+                }
+                Opcode::Jnz => {
+                    if mem[b] != 0 {
+                        next = c
+                    }
+                }
+                Opcode::Cmp => {
+                    if mem[b] < 0 {
+                        next = c
+                    }
+                }
                 Opcode::Inc => mem[b] = w(mem[b].wrapping_add(1)),
                 Opcode::Dec => mem[b] = w(mem[b].wrapping_sub(1)),
                 Opcode::Shl => mem[b] = w(mem[b] << 1),
