@@ -7,7 +7,10 @@
 #   setup_build            the wasm target, Trunk, wasm-bindgen-cli and node_modules
 #                          (binaryen's wasm-opt): enough to build and serve the page
 #   setup_browser NAME...  a browser and its WebDriver server: chromium | firefox | webkit
-#   setup_test             setup_build plus all three browsers
+#   setup_test             setup_build plus all three browsers and setup_python
+#   setup_python           a virtual environment with tools/requirements.txt (numpy,
+#                          onnxruntime, onnx, safetensors from PyPI) for the export
+#                          test; sets LOOM_PYTHON
 
 set -euo pipefail
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
@@ -18,6 +21,8 @@ LOOM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # npm's binaryen (wasm-opt) first: Debian's older /usr/bin/wasm-opt breaks the
 # page's wasm, and Trunk.toml pins the version so any other one fails loudly.
 export PATH="$LOOM_ROOT/node_modules/.bin:$PATH"
+# Outside the clone, so a fresh clone (CI) reuses it; rebuilt when the requirements change.
+LOOM_VENV="${LOOM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/loom/venv}"
 
 say() { echo "setup: $*"; }
 
@@ -39,18 +44,20 @@ apt_install() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
 }
 
+# The hash of FILE, and whether STAMP holds it: what was installed from FILE is current.
+file_hash() { sha256sum "$1" | cut -d' ' -f1; }
+stamp_matches() { [ "$(cat "$2" 2>/dev/null)" = "$(file_hash "$1")" ]; }
+
 setup_node_modules() {
   if ! command -v npm >/dev/null; then
     apt_install nodejs npm
   fi
   # node_modules is current when it was installed from this exact lockfile.
-  local stamp="$LOOM_ROOT/node_modules/.loom-lock.sha256"
-  local want
-  want="$(sha256sum "$LOOM_ROOT/package-lock.json" | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  local lock="$LOOM_ROOT/package-lock.json" stamp="$LOOM_ROOT/node_modules/.loom-lock.sha256"
+  if ! stamp_matches "$lock" "$stamp"; then
     say "installing npm packages from package-lock.json (npm ci)"
     (cd "$LOOM_ROOT" && npm ci --no-audit --no-fund)
-    echo "$want" >"$stamp"
+    file_hash "$lock" >"$stamp"
   fi
 }
 
@@ -115,4 +122,21 @@ setup_browser() {
 setup_test() {
   setup_build
   setup_browser chromium firefox webkit
+  setup_python
+}
+
+setup_python() {
+  if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+    apt_install python3 python3-venv
+  fi
+  # The environment is current when it was built from these exact requirements.
+  local requirements="$LOOM_ROOT/tools/requirements.txt" stamp="$LOOM_VENV/.loom-requirements.sha256"
+  if ! stamp_matches "$requirements" "$stamp" || [ ! -x "$LOOM_VENV/bin/python" ]; then
+    say "creating the Python environment $LOOM_VENV from tools/requirements.txt (PyPI)"
+    rm -rf "$LOOM_VENV"
+    python3 -m venv "$LOOM_VENV"
+    "$LOOM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$requirements"
+    file_hash "$requirements" >"$stamp"
+  fi
+  export LOOM_PYTHON="$LOOM_VENV/bin/python"
 }

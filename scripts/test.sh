@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test, stopping at the first failure:
-# format, lints (native and wasm), native tests, the wasm-bindgen-test suites in
-# headless Chromium and Firefox, the release build of the page (wasm-opt,
+# format, lints (native and wasm), native tests, the exported model against the
+# dense engine (Python), the wasm-bindgen-test suites in headless Chromium and Firefox, the release build of the page (wasm-opt,
 # precompressed), and the end-to-end suite in Chromium, Firefox and WebKit.
 #
 # LOOM_E2E_PARALLEL=1 runs the three browsers' suites at once, each printed whole
@@ -68,6 +68,10 @@ stage cargo clippy --workspace --all-targets -- -D warnings
 stage cargo clippy -p loom-core -p loom-app --features loom-core/wasm --target wasm32-unknown-unknown --all-targets \
   -- -D warnings
 stage cargo test --workspace
+# The exported model (ONNX in onnxruntime, the NumPy reference on the safetensors
+# file) against `loom state` from the dense engine, bit for bit after every step.
+stage cargo build --release --bin loom
+stage "$LOOM_PYTHON" tests/export/check_export.py "${CARGO_TARGET_DIR:-target}/release/loom"
 stage wasm_tests chromium
 stage wasm_tests firefox
 stage trunk build --release

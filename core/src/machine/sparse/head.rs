@@ -22,7 +22,7 @@ use super::colset::ColSet;
 use super::rows::RowMask;
 use super::same_bits;
 use super::Shortcuts;
-use crate::machine::trace::{BestTwo, HeadTrace};
+use crate::machine::trace::{BestTwo, HeadRole, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,6 +49,7 @@ const NOWHERE: Target = Target { t1: usize::MAX, t2: usize::MAX, w: 0.0 };
 
 pub struct Head {
     pub name: &'static str,
+    role: HeadRole,
     kdim: usize,
     /// Key dimension r reads `k[k_at[r]..k_at[r + 1]]`.
     k_at: Vec<usize>,
@@ -93,6 +94,7 @@ impl Head {
         let vdim = v_rows.len();
         Head {
             name: h.name,
+            role: h.role,
             kdim: h.kdim,
             k_at,
             k,
@@ -326,7 +328,7 @@ impl Head {
     /// Every source's best two as the dense definition finds them (for the UI).
     pub fn trace(&self) -> HeadTrace {
         let matches = (0..self.n).filter(|&i| self.class[i] != Class::Zero).filter_map(|i| self.scan(i).record(i));
-        HeadTrace { name: self.name, matches: matches.collect() }
+        HeadTrace { name: self.name, role: self.role, matches: matches.collect() }
     }
 
     pub fn bytes(&self) -> usize {
