@@ -11,7 +11,13 @@
 //! column. Its best two are therefore the lowest two members of its key's
 //! group, a 50/50 tie when there are two, else the source alone (gap ≥ 1).
 //! Keys with a 0 among ±1s, or any key value outside {−1, 0, 1}, are scanned
-//! as the dense definition does.
+//! as the dense definition does. Every member of a group targets its lowest
+//! two, so when a column leaves or joins a group behind its lowest two, the
+//! other members' targets stand (`lowest_two`).
+//!
+//! A column whose V·x moved but not its key keeps its targets (they follow
+//! from the keys and from whether V·x is zero, which is checked again), so
+//! each target gets w·(new − old) V·x (`vx_delta`).
 //!
 //! Moving contributions by differences is exact because every value is a
 //! small dyadic rational (spec §1): the sums never round, so their order
@@ -57,6 +63,8 @@ pub struct Head {
     v: Vec<(usize, usize, f32)>,
     /// The distinct rows V writes.
     v_rows: Vec<usize>,
+    /// The rows V writes (where this head changes the layer's attention sum).
+    writes: RowMask,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
     key_reads: RowMask,
     v_reads: RowMask,
@@ -75,6 +83,8 @@ pub struct Head {
     new_key: Vec<f32>,
     new_vx: Vec<f32>,
     moved: Vec<u32>,
+    /// The `lowest_two` shortcut, for `rekey`.
+    lowest_two: bool,
     redo: ColSet,
 }
 
@@ -97,6 +107,7 @@ impl Head {
             k_at,
             k,
             v,
+            writes: RowMask::of_rows(v_rows.iter().copied()),
             v_rows,
             key_reads: RowMask::of_rows(h.k.iter().map(|e| e.1)),
             v_reads: RowMask::of_rows(h.v.iter().map(|e| e.1)),
@@ -112,13 +123,9 @@ impl Head {
             new_key: vec![0.0; h.kdim],
             new_vx: vec![0.0; vdim],
             moved: Vec::new(),
+            lowest_two: true,
             redo: ColSet::new(n),
         }
-    }
-
-    /// The rows V writes (where this head changes the layer's attention sum).
-    pub fn writes(&self) -> RowMask {
-        RowMask::of_rows(self.v_rows.iter().copied())
     }
 
     /// Back to the state of an all-zero input (no keys, no contributions).
@@ -164,12 +171,17 @@ impl Head {
         }
     }
 
-    /// Moves column j to its new key (in `new_key`), keeping the groups sorted.
+    /// Moves column j to its new key (in `new_key`), keeping the groups
+    /// sorted. A group's members target its lowest two, so only a group whose
+    /// lowest two changed (j left or joined them) has its members redone.
     fn rekey(&mut self, j: usize) {
         if self.class[j] == Class::Bipolar {
             let g = &mut self.groups[self.code[j] as usize];
-            g.remove(g.binary_search(&j).expect("member"));
-            self.moved.push(self.code[j]);
+            let at = g.binary_search(&j).expect("member");
+            g.remove(at);
+            if at < 2 || !self.lowest_two {
+                self.moved.push(self.code[j]);
+            }
         }
         self.count(self.class[j], -1);
         self.key[j * self.kdim..(j + 1) * self.kdim].copy_from_slice(&self.new_key);
@@ -180,7 +192,9 @@ impl Head {
             let g = &mut self.groups[code as usize];
             let at = g.binary_search(&j).unwrap_err();
             g.insert(at, j);
-            self.moved.push(code);
+            if at < 2 || !self.lowest_two {
+                self.moved.push(code);
+            }
         }
     }
 
@@ -218,34 +232,45 @@ impl Head {
         }
     }
 
+    /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
+    #[inline]
+    fn deposit(&self, col: usize, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
+        changed.insert(col, self.writes);
+        let dst = &mut acc[col * d..(col + 1) * d];
+        for (&o, &v) in self.v_rows.iter().zip(vx) {
+            dst[o] += w * v;
+        }
+    }
+
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
-    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut ColSet) {
+    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
         let (old, vdim) = (self.target[i], self.v_rows.len());
         self.target[i] = t;
-        let mut moves: [(usize, f32); 4] = [(usize::MAX, 0.0); 4];
-        let mut add = |col: usize, w: f32| {
-            if col != usize::MAX {
-                let slot = moves.iter().position(|m| m.0 == col || m.0 == usize::MAX).expect("four slots");
-                moves[slot] = (col, moves[slot].1 + w);
-            }
-        };
+        // Old and new targets, merged by column: at most four moves.
+        let mut moves = [(usize::MAX, 0.0f32); 4];
+        let mut len = 0;
         for (col, w) in [(old.t1, -old.w), (old.t2, -old.w), (t.t1, t.w), (t.t2, t.w)] {
-            add(col, w);
+            if col == usize::MAX {
+                continue;
+            }
+            match moves[..len].iter_mut().find(|m| m.0 == col) {
+                Some(m) => m.1 += w,
+                None => {
+                    moves[len] = (col, w);
+                    len += 1;
+                }
+            }
         }
         let vx = &self.vx[i * vdim..(i + 1) * vdim];
-        for &(col, w) in moves.iter().filter(|m| m.0 != usize::MAX && m.1 != 0.0) {
-            changed.insert(col);
-            let dst = &mut acc[col * d..(col + 1) * d];
-            for (&o, &v) in self.v_rows.iter().zip(vx) {
-                dst[o] += w * v;
-            }
+        for &(col, w) in moves[..len].iter().filter(|m| m.1 != 0.0) {
+            self.deposit(col, w, vx, d, acc, changed);
         }
     }
 
     /// Brings the head up to date with `x` after the columns (and rows) `dirty` changed;
     /// `acc` (d per column) receives the change of this head's contributions
-    /// and `changed` every column whose `acc` was touched.
+    /// and `changed` every column (and the rows) of `acc` touched.
     pub fn update(
         &mut self,
         x: &[f32],
@@ -253,9 +278,12 @@ impl Head {
         dirty: &Changes,
         shortcuts: Shortcuts,
         acc: &mut [f32],
-        changed: &mut ColSet,
+        changed: &mut Changes,
     ) {
         let use_index = shortcuts.argmax_index;
+        self.lowest_two = shortcuts.lowest_two;
+        // Targets found by a scan (odd keys present) are redone whole when keys move.
+        let indexed_before = use_index && self.odd == 0;
         self.redo.clear();
         self.moved.clear();
         let vdim = self.v_rows.len();
@@ -268,6 +296,9 @@ impl Head {
             } else {
                 (true, true)
             };
+            if !key_may && !vx_may {
+                continue;
+            }
             let col = &x[j * d..(j + 1) * d];
             if key_may {
                 for r in 0..self.kdim {
@@ -289,8 +320,24 @@ impl Head {
             if same_key && same_vx {
                 continue;
             }
-            self.retarget(j, NOWHERE, d, acc, changed);
             self.redo.insert(j);
+            if same_key && shortcuts.vx_delta {
+                // Only V·x moved: the targets stay (they follow the keys), so each
+                // gets w·(new − old) (exact: dyadic values). Whether V·x became or
+                // stopped being zero is settled below, j being redone.
+                let t = self.target[j];
+                for k in 0..vdim {
+                    self.new_vx[k] -= self.vx[j * vdim + k];
+                }
+                for col in [t.t1, t.t2].into_iter().filter(|&c| c != usize::MAX) {
+                    self.deposit(col, t.w, &self.new_vx, d, acc, changed);
+                }
+                for k in 0..vdim {
+                    self.vx[j * vdim + k] += self.new_vx[k];
+                }
+                continue;
+            }
+            self.retarget(j, NOWHERE, d, acc, changed);
             if !same_vx {
                 self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
             }
@@ -300,8 +347,8 @@ impl Head {
             }
         }
         if keys_moved {
-            if use_index && self.odd == 0 {
-                // Only the members of groups that changed, and scanned sources, can see new targets.
+            if indexed_before && use_index && self.odd == 0 {
+                // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
                 for &code in &self.moved {
                     for &m in &self.groups[code as usize] {
                         self.redo.insert(m);

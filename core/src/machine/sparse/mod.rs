@@ -24,6 +24,10 @@
 //!   family gated by opcode patterns, after one bound test ([`ffn`]).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
+//! - **lowest two**: a key group whose lowest two members did not change
+//!   keeps its members' targets; only the column that moved is redone ([`head`]).
+//! - **vx delta**: a column whose V·x moved but not its key keeps its
+//!   targets, which get the difference ([`head`]).
 
 mod changes;
 mod colset;
@@ -49,6 +53,8 @@ pub struct Shortcuts {
     pub fused_pairs: bool,
     pub dirty_rows: bool,
     pub gate_index: bool,
+    pub lowest_two: bool,
+    pub vx_delta: bool,
 }
 
 impl Shortcuts {
@@ -59,6 +65,8 @@ impl Shortcuts {
         fused_pairs: true,
         dirty_rows: true,
         gate_index: true,
+        lowest_two: true,
+        vx_delta: true,
     };
     pub const NONE: Shortcuts = Shortcuts {
         argmax_index: false,
@@ -67,10 +75,12 @@ impl Shortcuts {
         fused_pairs: false,
         dirty_rows: false,
         gate_index: false,
+        lowest_two: false,
+        vx_delta: false,
     };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 8] {
+    pub fn variants() -> [(&'static str, Shortcuts); 10] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -80,6 +90,8 @@ impl Shortcuts {
             ("no fused pairs", Shortcuts { fused_pairs: false, ..all }),
             ("no dirty rows", Shortcuts { dirty_rows: false, ..all }),
             ("no gate index", Shortcuts { gate_index: false, ..all }),
+            ("no lowest two", Shortcuts { lowest_two: false, ..all }),
+            ("no vx delta", Shortcuts { vx_delta: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -98,9 +110,8 @@ struct SparseLayer {
     ffn: ffn::Ffn,
     /// Σ over heads of the attention output, per column (empty without heads).
     acc: Vec<f32>,
-    acc_changed: ColSet,
-    /// The rows any head writes: where `acc` can change.
-    head_rows: RowMask,
+    /// The columns of `acc` the heads changed, with the rows they wrote.
+    acc_changed: Changes,
     /// Per column, the rows its last output ignored ([`ffn::Inert`]).
     inert: Vec<ffn::Inert>,
     /// Caches hold nothing yet: recompute every column once.
@@ -133,8 +144,7 @@ impl SparseLayer {
             name: l.name,
             ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
-            acc_changed: ColSet::new(n),
-            head_rows: heads.iter().fold(RowMask::default(), |m, h| m.union(&h.writes())),
+            acc_changed: Changes::new(n),
             heads,
             inert: vec![ffn::Inert::default(); n],
             fresh: true,
@@ -218,15 +228,14 @@ impl Sparse {
         }
         let (pending, next) = self.pending.split_at_mut(li + 1);
         let (pending, next) = (&mut pending[li], &mut next[0]);
-        let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
+        let extra = l.acc_changed.list().iter().copied().filter(|&j| !pending.contains(j));
         for j in pending.list().iter().copied().chain(extra) {
             let a = &mut self.col;
             let (src, acc) = (&inp[j * d..(j + 1) * d], (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]));
             if self.shortcuts.dirty_rows {
                 // Moved only in rows the last output ignored or copied, within their
                 // tolerance: the same output, with the copied rows copied again.
-                let heads_moved = if l.acc_changed.contains(j) { l.head_rows } else { RowMask::default() };
-                let moved = pending.rows(j).union(&heads_moved);
+                let moved = pending.rows(j).union(&l.acc_changed.rows(j));
                 let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
                 if let Some(changed) = l.inert[j].carry(moved, value, &mut out[j * d..(j + 1) * d]) {
                     if !changed.is_empty() {
