@@ -236,8 +236,7 @@ impl Sparse {
                 // Moved only in rows the last output ignored or copied, within their
                 // tolerance: the same output, with the copied rows copied again.
                 let moved = pending.rows(j).union(&l.acc_changed.rows(j));
-                let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
-                if let Some(changed) = l.inert[j].carry(moved, value, &mut out[j * d..(j + 1) * d]) {
+                if let Some(changed) = l.inert[j].carry(moved, src, acc, &mut out[j * d..(j + 1) * d]) {
                     if !changed.is_empty() {
                         next.insert(j, changed);
                     }

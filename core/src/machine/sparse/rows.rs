@@ -10,30 +10,6 @@
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub struct RowMask([u64; 4]);
 
-/// The rows of a [`RowMask`], in order.
-pub struct Rows {
-    words: [u64; 4],
-    k: usize,
-}
-
-impl Iterator for Rows {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.k < 4 {
-            let w = &mut self.words[self.k];
-            if *w != 0 {
-                let r = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(64 * self.k + r);
-            }
-            self.k += 1;
-        }
-        None
-    }
-}
-
 /// What one pass over a column finds: its nonzero rows, the largest |value|
 /// (for the gate bounds), and whether every value is finite.
 pub struct ColumnScan {
@@ -65,10 +41,20 @@ impl RowMask {
         RowMask([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
     }
 
-    /// The rows in the mask, in order.
+    /// Calls `f` with every row in the mask, in order, until it returns false;
+    /// returns whether it never did.
     #[inline]
-    pub fn iter(&self) -> Rows {
-        Rows { words: self.0, k: 0 }
+    pub fn all(&self, mut f: impl FnMut(usize) -> bool) -> bool {
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                if !f(64 * k + w.trailing_zeros() as usize) {
+                    return false;
+                }
+                w &= w - 1;
+            }
+        }
+        true
     }
 
     #[inline]

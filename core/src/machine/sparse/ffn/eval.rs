@@ -30,24 +30,28 @@ pub struct Inert {
 }
 
 impl Inert {
-    /// After the rows `moved` of a column's input changed (`value(r)`: the
-    /// new input), brings the last output `dst` up to date without an
-    /// evaluation if that is exact: `Some(rows of dst that changed)`, else
-    /// None (evaluate).
+    /// After the rows `moved` of a column's input `src (+ acc)` changed,
+    /// brings the last output `dst` up to date without an evaluation if that
+    /// is exact: `Some(rows of dst that changed)`, else None (evaluate).
     #[inline]
-    pub fn carry(&self, moved: RowMask, value: impl Fn(usize) -> f32, dst: &mut [f32]) -> Option<RowMask> {
+    pub fn carry(&self, moved: RowMask, src: &[f32], acc: Option<&[f32]>, dst: &mut [f32]) -> Option<RowMask> {
+        if !moved.and(&self.free.not()).is_empty() {
+            return None;
+        }
+        let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
         // `<=` is false for NaN: a NaN is never carried.
-        if !moved.and(&self.free.not()).is_empty() || !moved.iter().all(|r| value(r).abs() <= self.tol) {
+        if !moved.all(|r| value(r).abs() <= self.tol) {
             return None;
         }
         let mut changed = RowMask::default();
-        for r in moved.and(&self.pass).iter() {
+        moved.and(&self.pass).all(|r| {
             let v = value(r) + 0.0;
             if v.to_bits() != dst[r].to_bits() {
                 dst[r] = v;
                 changed.set(r);
             }
-        }
+            true
+        });
         Some(changed)
     }
 }
@@ -200,9 +204,10 @@ impl Ffn {
         let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
         if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {
             // Each pair adds −a[r] to row r (zero rows add nothing).
-            for r in rows.and(nonzero).iter() {
+            rows.and(nonzero).all(|r| {
                 y[r] -= a[r];
-            }
+                true
+            });
             return Outcome::Cleared(rows);
         }
         for f in &self.forms[g.forms.clone()] {
