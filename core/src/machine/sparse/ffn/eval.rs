@@ -13,10 +13,9 @@
 //! reads (as above) or writes it: its output is its input (+ 0.0), so a
 //! change of it moves the output by exactly that much.
 
-use super::{Ffn, Group};
+use super::{at, Ffn, Group, Span};
 use crate::machine::sparse::rows::{ColumnScan, RowMask};
 use crate::machine::sparse::Shortcuts;
-use std::ops::Range;
 
 /// The rows a column's output ignores or copies, while they stay within
 /// `tol` in |value|.
@@ -86,10 +85,11 @@ impl Ffn {
         })
     }
 
-    /// `Σ w·a[r]` over `terms` (rows checked < d at construction).
-    #[inline]
-    fn dot(&self, terms: &Range<usize>, a: &[f32]) -> f32 {
-        self.terms[terms.clone()].iter().fold(0.0, |s, &(r, w)| s + w * a[r])
+    /// `Σ w·a[r]` over `terms` (rows checked < d at construction, `a` of d rows).
+    #[inline(always)]
+    fn dot(&self, terms: &Span, a: &[f32]) -> f32 {
+        // SAFETY: see `at`.
+        at(&self.terms, terms).iter().fold(0.0, |s, &(r, w)| s + w * unsafe { *a.get_unchecked(r as usize) })
     }
 
     /// Whether no unit of group `g` can fire on `a` (M = `m`): `Some(rows
@@ -102,8 +102,8 @@ impl Ffn {
         }
         let (mut s, mut t, mut soft_s, mut soft_t) = (0f64, 0f64, 0f64, 0f64);
         if g.gate_rows.meets(nonzero) || g.gate_rows.meets(&self.soft) {
-            for &(r, w) in &self.terms[g.gate.clone()] {
-                let v = w as f64 * a[r] as f64;
+            for &(r, w) in at(&self.terms, &g.gate) {
+                let (r, v) = (r as usize, w as f64 * a[r as usize] as f64);
                 s += v;
                 t += v.abs();
                 let soft = self.soft.has(r);
@@ -133,6 +133,8 @@ impl Ffn {
     /// entry; `scan` describes `a`. Returns the inert rows (none unless
     /// `dirty_rows` and the fused, skipping path apply).
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
+        // What the unchecked indexing of the rows relies on.
+        assert!(a.len() == self.keep.len() && y.len() == a.len(), "columns of d rows");
         let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
         // Every bound is taken at M = max(2·|largest value|, 4), so that what it
         // shuts stays shut while inert rows change within that tolerance.
@@ -197,41 +199,44 @@ impl Ffn {
     /// Adds group `g`'s units to `y`.
     #[inline]
     fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
-        let (a, nonzero, skip, fuse) = (p.a, &p.nonzero, p.skip, p.fuse);
-        if let Some(pinned) = skip.then(|| self.shut(g, a, nonzero, p.m)).flatten() {
-            return Outcome::Shut(pinned);
+        let (a, skip, fuse) = (p.a, p.skip, p.fuse);
+        let gamma = self.dot(&g.gate, a);
+        // Only a group whose best unit is ≤ 0 at this γ can be shut: the
+        // careful bound is tried only then (evaluating is always exact).
+        if skip && !g.gate.is_empty() && gamma as f64 + g.bound.max_b + g.bound.max_s * p.m <= 0.0 {
+            if let Some(pinned) = self.shut(g, a, &p.nonzero, p.m) {
+                return Outcome::Shut(pinned);
+            }
         }
-        let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
         if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {
             // Each pair adds −a[r] to row r (zero rows add nothing).
-            rows.and(nonzero).all(|r| {
+            rows.and(&p.nonzero).all(|r| {
                 y[r] -= a[r];
                 true
             });
             return Outcome::Cleared(rows);
         }
         for f in &self.forms[g.forms.clone()] {
-            let q = if skip && !f.reads.meets(nonzero) {
-                if gamma as f64 + f.max_b <= 0.0 {
-                    continue;
+            let q = self.dot(&f.terms, a);
+            // q = ±0 (e.g. every row it reads is zero): its units are ReLU(γ + b).
+            if skip && q == 0.0 && gamma as f64 + f.max_b <= 0.0 {
+                continue;
+            }
+            let units = at(&self.units, &f.units);
+            let add = |y: &mut [f32], w2: &Span, v: f32| {
+                for &(r, w) in at(&self.w2, w2) {
+                    // SAFETY: see `at`.
+                    unsafe { *y.get_unchecked_mut(r as usize) += w * v };
                 }
-                0.0
-            } else {
-                self.dot(&f.terms, a)
             };
-            let units = &self.units[f.units.clone()];
             if fuse && f.pair && gamma + units[0].b == 0.0 {
-                for &(r, w) in &self.w2[units[0].w2.clone()] {
-                    y[r] += w * q;
-                }
+                add(y, &units[0].w2, q);
                 continue;
             }
             for u in units {
                 let pre = u.sign * q + gamma + u.b;
                 if pre > 0.0 {
-                    for &(r, w) in &self.w2[u.w2.clone()] {
-                        y[r] += w * pre;
-                    }
+                    add(y, &u.w2, pre);
                 }
             }
         }

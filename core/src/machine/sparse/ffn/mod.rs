@@ -42,18 +42,23 @@ pub use eval::Inert;
 use super::rows::RowMask;
 use std::ops::Range;
 
+/// A range of one of the FFN's flat arrays (`terms`, `units`, `w2`).
+type Span = Range<u32>;
+
+/// A `(row, weight)` entry of W1 or W2.
+type Entry = (u32, f32);
+
 /// One unit as evaluated: `ReLU(sign·q + γ + b)` added along `w2[w2]`.
 struct UnitRec {
     sign: f32,
     b: f32,
-    w2: Range<usize>,
+    w2: Span,
 }
 
 /// Units of one group that share their non-gate terms up to sign.
 struct Form {
-    terms: Range<usize>,
-    units: Range<usize>,
-    reads: RowMask,
+    terms: Span,
+    units: Span,
     max_b: f64,
     /// Two units `ReLU(±q + b)` with opposite outputs: `q·W` when γ + b = 0.
     pair: bool,
@@ -96,7 +101,7 @@ impl Bound {
 /// Units that share their gate terms.
 #[derive(Default)]
 struct Group {
-    gate: Range<usize>,
+    gate: Span,
     gate_rows: RowMask,
     /// Every row the group reads (gate and forms), and every row it writes.
     touch: RowMask,
@@ -147,8 +152,8 @@ pub struct Ffn {
     forms: Vec<Form>,
     units: Vec<UnitRec>,
     /// Gate terms and form terms, `(row, weight)`.
-    terms: Vec<(usize, f32)>,
-    w2: Vec<(usize, f32)>,
+    terms: Vec<Entry>,
+    w2: Vec<Entry>,
     b2: Vec<(usize, f32)>,
     b2_rows: RowMask,
     /// Rows `0..d`.
@@ -165,6 +170,17 @@ impl Ffn {
             + (self.keep.len() + self.ones.len()) * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()
-            + (self.terms.len() + self.w2.len() + self.b2.len()) * size_of::<(usize, f32)>()
+            + (self.terms.len() + self.w2.len()) * size_of::<Entry>()
+            + self.b2.len() * size_of::<(usize, f32)>()
     }
+}
+
+/// `v[s]` without a bounds check: the hot loops index only through spans
+/// and rows that [`Ffn::new`] checked (every span within its array, every
+/// row below d), on columns of d rows ([`Ffn::apply`] checks).
+#[inline(always)]
+fn at<'a, T>(v: &'a [T], s: &Span) -> &'a [T] {
+    debug_assert!(s.start <= s.end && s.end as usize <= v.len());
+    // SAFETY: see above; spans are only built by `Ffn::new`, which checks them.
+    unsafe { v.get_unchecked(s.start as usize..s.end as usize) }
 }
