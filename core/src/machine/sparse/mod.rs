@@ -28,6 +28,8 @@
 //!   keeps its members' targets; only the column that moved is redone ([`head`]).
 //! - **vx delta**: a column whose V·x moved but not its key keeps its
 //!   targets, which get the difference ([`head`]).
+//! - **lanes**: forms whose units write one row are evaluated eight side
+//!   by side, as vector instructions ([`ffn`]).
 
 mod changes;
 mod colset;
@@ -55,6 +57,7 @@ pub struct Shortcuts {
     pub gate_index: bool,
     pub lowest_two: bool,
     pub vx_delta: bool,
+    pub lanes: bool,
 }
 
 impl Shortcuts {
@@ -67,6 +70,7 @@ impl Shortcuts {
         gate_index: true,
         lowest_two: true,
         vx_delta: true,
+        lanes: true,
     };
     pub const NONE: Shortcuts = Shortcuts {
         argmax_index: false,
@@ -77,10 +81,11 @@ impl Shortcuts {
         gate_index: false,
         lowest_two: false,
         vx_delta: false,
+        lanes: false,
     };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 10] {
+    pub fn variants() -> [(&'static str, Shortcuts); 11] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -92,6 +97,7 @@ impl Shortcuts {
             ("no gate index", Shortcuts { gate_index: false, ..all }),
             ("no lowest two", Shortcuts { lowest_two: false, ..all }),
             ("no vx delta", Shortcuts { vx_delta: false, ..all }),
+            ("no lanes", Shortcuts { lanes: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }

@@ -79,6 +79,9 @@ impl Ffn {
             pattern_rows: RowMask::of_rows(pattern.iter().copied()),
             forms: Vec::new(),
             units: Vec::new(),
+            chunks: Vec::new(),
+            lane_terms: Vec::new(),
+            lane_units: Vec::new(),
             terms: Vec::new(),
             w2: Vec::new(),
             b2: f.b2.clone(),
@@ -133,7 +136,12 @@ impl Ffn {
                     && us[0].b == us[1].b
                     && negated(&ffn.w2[span(&us[0].w2)], &ffn.w2[span(&us[1].w2)]);
                 reads = reads.union(&RowMask::of_rows(rest.iter().map(|e| e.0)));
-                ffn.forms.push(Form { terms, units: first_unit as u32..ffn.units.len() as u32, max_b: form_max_b, pair });
+                ffn.forms.push(Form {
+                    terms,
+                    units: first_unit as u32..ffn.units.len() as u32,
+                    max_b: form_max_b,
+                    pair,
+                });
                 if gi == clears_at {
                     ffn.keep[rest[0].0] = 0;
                     ffn.keep_zero.set(rest[0].0);
@@ -154,6 +162,8 @@ impl Ffn {
                 gate_rows,
                 touch: gate_rows.union(&rows),
                 writes,
+                chunks: 0..0,
+                rest: forms.clone(),
                 forms,
                 bound,
                 clears: clears_only.then_some(rows),
@@ -164,6 +174,7 @@ impl Ffn {
                 ffn.groups.push(group);
             }
         }
+        ffn.build_lanes();
         ffn.gather_families();
         // What `at` and the evaluation's unchecked indexing rely on.
         assert!(ffn.terms.iter().chain(&ffn.w2).all(|e| (e.0 as usize) < d), "rows within d");
@@ -176,6 +187,7 @@ impl Ffn {
             && f.units.start <= f.units.end
             && f.units.end as usize <= units));
         assert!(ffn.units.iter().all(|u| u.w2.start <= u.w2.end && u.w2.end as usize <= w2));
+        ffn.check_lanes(d);
         ffn
     }
 

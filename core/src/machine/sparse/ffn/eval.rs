@@ -63,6 +63,7 @@ struct Pass<'a> {
     m: f64,
     skip: bool,
     fuse: bool,
+    lanes: bool,
 }
 
 /// What a group did with a column.
@@ -140,7 +141,7 @@ impl Ffn {
         // shuts stays shut while inert rows change within that tolerance.
         let tol = (2.0 * scan.max_abs).max(4.0);
         let m = tol as f64;
-        let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse };
+        let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse, lanes: sc.lanes && scan.finite };
         let mut code = None;
         // Rows whose exact values the result depends on, rows cleared, rows written.
         let (mut pinned, mut cleared, mut written) = (RowMask::default(), RowMask::default(), RowMask::default());
@@ -216,7 +217,13 @@ impl Ffn {
             });
             return Outcome::Cleared(rows);
         }
-        for f in &self.forms[g.forms.clone()] {
+        let forms = if p.lanes {
+            self.lanes(&g.chunks, gamma, a, y);
+            g.rest.clone()
+        } else {
+            g.forms.clone()
+        };
+        for f in &self.forms[forms] {
             let q = self.dot(&f.terms, a);
             // q = ±0 (e.g. every row it reads is zero): its units are ReLU(γ + b).
             if skip && q == 0.0 && gamma as f64 + f.max_b <= 0.0 {

@@ -14,8 +14,9 @@
 //!   split into gate and rest decides how often the test succeeds, never the
 //!   result: the bound holds for any split.
 //! - **forms**: units of a group with the same `q` up to sign; `q` is summed
-//!   once. A form that reads only zero rows has `q = 0` exactly, so its units
-//!   are `ReLU(γ + b)` and the form is skipped when `γ + max b ≤ 0`.
+//!   once. A form whose `q` is ±0 (e.g. it reads only zero rows) has units
+//!   `ReLU(γ + b)`, and is skipped when `γ + max b ≤ 0`. Forms whose units
+//!   all write one row are evaluated eight side by side ([`lanes`]).
 //!
 //! - **opcode index**: where the opcode field holds exactly ±1 (column 0),
 //!   a family of groups gated by opcode patterns has one group per pattern
@@ -31,11 +32,13 @@
 //!
 //! Every value is a small dyadic rational (spec §1), so `σ·q + γ + b` is the
 //! exact sum the dense engine forms in another order. Both skips are the
-//! `gate_skip` shortcut, the index `gate_index`, both pair rules `fused_pairs`;
-//! without them every unit is evaluated.
+//! `gate_skip` shortcut, the index `gate_index`, both pair rules `fused_pairs`,
+//! the side-by-side forms `lanes`; without them every unit is evaluated, one
+//! at a time.
 
 mod build;
 mod eval;
+mod lanes;
 
 pub use eval::Inert;
 
@@ -107,6 +110,9 @@ struct Group {
     touch: RowMask,
     writes: RowMask,
     forms: Range<usize>,
+    /// The chunks of its lane forms (the first of `forms`), and the other forms.
+    chunks: Range<usize>,
+    rest: Range<usize>,
     /// Every form is a clear pair: these rows are cleared where γ = 0.
     clears: Option<RowMask>,
     bound: Bound,
@@ -151,6 +157,9 @@ pub struct Ffn {
     pattern_rows: RowMask,
     forms: Vec<Form>,
     units: Vec<UnitRec>,
+    chunks: Vec<lanes::Chunk>,
+    lane_terms: Vec<lanes::LaneTerm>,
+    lane_units: Vec<lanes::LaneUnit>,
     /// Gate terms and form terms, `(row, weight)`.
     terms: Vec<Entry>,
     w2: Vec<Entry>,
@@ -170,6 +179,9 @@ impl Ffn {
             + (self.keep.len() + self.ones.len()) * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()
+            + self.chunks.len() * size_of::<lanes::Chunk>()
+            + self.lane_terms.len() * size_of::<lanes::LaneTerm>()
+            + self.lane_units.len() * size_of::<lanes::LaneUnit>()
             + (self.terms.len() + self.w2.len()) * size_of::<Entry>()
             + self.b2.len() * size_of::<(usize, f32)>()
     }
