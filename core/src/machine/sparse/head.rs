@@ -43,40 +43,49 @@ enum Class {
     Odd,
 }
 
+/// No column.
+const NONE: u32 = u32::MAX;
+
 /// Where a source's V·x goes: `w` to `t1` (and to `t2` when split); `w = 0`: nowhere.
 #[derive(Clone, Copy, PartialEq, Debug)]
 struct Target {
-    t1: usize,
-    t2: usize,
+    t1: u32,
+    t2: u32,
     w: f32,
 }
 
-const NOWHERE: Target = Target { t1: usize::MAX, t2: usize::MAX, w: 0.0 };
+const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
 pub struct Head {
     pub name: &'static str,
     kdim: usize,
-    /// Key dimension r reads `k[k_at[r]..k_at[r + 1]]`.
-    k_at: Vec<usize>,
-    k: Vec<(usize, f32)>,
+    /// `(key dimension, input row, weight)`, by dimension.
+    k: Vec<(u32, u32, f32)>,
     /// `(slot in v_rows, input row, weight)`.
-    v: Vec<(usize, usize, f32)>,
-    /// The distinct rows V writes.
-    v_rows: Vec<usize>,
+    v: Vec<(u32, u32, f32)>,
+    /// The distinct rows V writes, ascending.
+    v_rows: Vec<u32>,
+    /// `v_rows` is one run of consecutive rows.
+    v_run: bool,
     /// The rows V writes (where this head changes the layer's attention sum).
     writes: RowMask,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
     key_reads: RowMask,
     v_reads: RowMask,
+    reads: RowMask,
     n: usize,
     key: Vec<f32>,
     class: Vec<Class>,
     /// A bipolar key as bits (+1 ↦ 1), dimension r at bit r: its group's index.
     code: Vec<u32>,
     vx: Vec<f32>,
+    /// Whether V·x has a nonzero value.
+    vx_nonzero: Vec<bool>,
+    /// A nonzero key and a nonzero V·x: the column sends something somewhere.
+    source: Vec<bool>,
     target: Vec<Target>,
     /// The columns with each bipolar key, ascending, indexed by code.
-    groups: Vec<Vec<usize>>,
+    groups: Vec<Vec<u32>>,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
@@ -89,33 +98,38 @@ pub struct Head {
 }
 
 impl Head {
-    pub fn new(h: &HeadWeights, n: usize) -> Head {
+    /// A head over columns of `d` rows, `n` columns.
+    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
         assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
-        let (mut k_at, mut k) = (vec![0], Vec::new());
+        assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
+        let mut k = Vec::new();
         for r in 0..h.kdim {
-            k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (e.1, e.2)));
-            k_at.push(k.len());
+            k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (r as u32, e.1 as u32, e.2)));
         }
-        let mut v_rows: Vec<usize> = h.v.iter().map(|e| e.0).collect();
+        let mut v_rows: Vec<u32> = h.v.iter().map(|e| e.0 as u32).collect();
         v_rows.sort_unstable();
         v_rows.dedup();
-        let v = h.v.iter().map(|&(o, i, w)| (v_rows.binary_search(&o).unwrap(), i, w)).collect();
+        assert!(h.v.iter().all(|e| e.0 < d && e.1 < d), "values within the layout");
+        let v = h.v.iter().map(|&(o, i, w)| (v_rows.binary_search(&(o as u32)).unwrap() as u32, i as u32, w)).collect();
         let vdim = v_rows.len();
         Head {
             name: h.name,
             kdim: h.kdim,
-            k_at,
             k,
             v,
-            writes: RowMask::of_rows(v_rows.iter().copied()),
+            v_run: v_rows.windows(2).all(|p| p[1] == p[0] + 1),
+            writes: RowMask::of_rows(v_rows.iter().map(|&r| r as usize)),
             v_rows,
             key_reads: RowMask::of_rows(h.k.iter().map(|e| e.1)),
             v_reads: RowMask::of_rows(h.v.iter().map(|e| e.1)),
+            reads: RowMask::of_rows(h.k.iter().map(|e| e.1).chain(h.v.iter().map(|e| e.1))),
             n,
             key: vec![0.0; n * h.kdim],
             class: vec![Class::Zero; n],
             code: vec![0; n],
             vx: vec![0.0; n * vdim],
+            vx_nonzero: vec![false; n],
+            source: vec![false; n],
             target: vec![NOWHERE; n],
             groups: vec![Vec::new(); 1 << h.kdim],
             odd: 0,
@@ -134,6 +148,8 @@ impl Head {
         self.class.fill(Class::Zero);
         self.code.fill(0);
         self.vx.fill(0.0);
+        self.vx_nonzero.fill(false);
+        self.source.fill(false);
         self.target.fill(NOWHERE);
         self.groups.iter_mut().for_each(Vec::clear);
         (self.odd, self.partial) = (0, 0);
@@ -143,24 +159,26 @@ impl Head {
         &self.key[j * self.kdim..(j + 1) * self.kdim]
     }
 
+    fn vx_of(&self, j: usize) -> &[f32] {
+        let vdim = self.v_rows.len();
+        &self.vx[j * vdim..(j + 1) * vdim]
+    }
+
     fn classify(key: &[f32]) -> (Class, u32) {
-        let (mut code, mut zeros) = (0u32, 0);
+        const ONE: u32 = 0x3f80_0000;
+        let (mut code, mut zeros, mut odd) = (0u32, 0usize, false);
         for (r, &v) in key.iter().enumerate() {
-            let c = match v {
-                0.0 => 0,
-                1.0 => 1,
-                -1.0 => 2,
-                _ => return (Class::Odd, 0),
-            };
-            zeros += (c == 0) as usize;
-            code |= ((c == 1) as u32) << r;
+            let (bits, abs) = (v.to_bits(), v.to_bits() & 0x7fff_ffff);
+            zeros += (abs == 0) as usize;
+            odd |= abs != 0 && abs != ONE;
+            code |= ((bits == ONE) as u32) << r;
         }
-        let class = match zeros {
-            0 => Class::Bipolar,
-            z if z == key.len() => Class::Zero,
-            _ => Class::Partial,
-        };
-        (class, code)
+        match zeros {
+            _ if odd => (Class::Odd, 0),
+            0 => (Class::Bipolar, code),
+            z if z == key.len() => (Class::Zero, code),
+            _ => (Class::Partial, code),
+        }
     }
 
     fn count(&mut self, class: Class, delta: isize) {
@@ -175,9 +193,10 @@ impl Head {
     /// sorted. A group's members target its lowest two, so only a group whose
     /// lowest two changed (j left or joined them) has its members redone.
     fn rekey(&mut self, j: usize) {
+        let ju = j as u32;
         if self.class[j] == Class::Bipolar {
             let g = &mut self.groups[self.code[j] as usize];
-            let at = g.binary_search(&j).expect("member");
+            let at = g.binary_search(&ju).expect("member");
             g.remove(at);
             if at < 2 || !self.lowest_two {
                 self.moved.push(self.code[j]);
@@ -190,8 +209,8 @@ impl Head {
         self.count(class, 1);
         if class == Class::Bipolar {
             let g = &mut self.groups[code as usize];
-            let at = g.binary_search(&j).unwrap_err();
-            g.insert(at, j);
+            let at = g.binary_search(&ju).unwrap_err();
+            g.insert(at, ju);
             if at < 2 || !self.lowest_two {
                 self.moved.push(code);
             }
@@ -213,58 +232,62 @@ impl Head {
 
     /// Where source i's V·x goes now.
     fn target_of(&self, i: usize, use_index: bool) -> Target {
-        let vdim = self.v_rows.len();
-        if self.class[i] == Class::Zero || self.vx[i * vdim..(i + 1) * vdim].iter().all(|&v| v == 0.0) {
+        if !self.source[i] {
             return NOWHERE;
         }
         if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
             let g = &self.groups[self.code[i] as usize];
             return match g.get(1) {
                 Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
-                None => Target { t1: g[0], t2: usize::MAX, w: 1.0 },
+                None => Target { t1: g[0], t2: NONE, w: 1.0 },
             };
         }
         let b = self.scan(i);
         if b.tie() {
-            Target { t1: b.j1, t2: b.j2, w: 0.5 }
+            Target { t1: b.j1 as u32, t2: b.j2 as u32, w: 0.5 }
         } else {
-            Target { t1: b.j1, t2: usize::MAX, w: 1.0 }
+            Target { t1: b.j1 as u32, t2: NONE, w: 1.0 }
         }
     }
 
     /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
     #[inline]
-    fn deposit(&self, col: usize, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn deposit(&self, col: u32, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
+        let col = col as usize;
         changed.insert(col, self.writes);
         let dst = &mut acc[col * d..(col + 1) * d];
-        for (&o, &v) in self.v_rows.iter().zip(vx) {
-            dst[o] += w * v;
+        if self.v_run {
+            let at = self.v_rows[0] as usize;
+            for (o, &v) in dst[at..at + vx.len()].iter_mut().zip(vx) {
+                *o += w * v;
+            }
+        } else {
+            for (&o, &v) in self.v_rows.iter().zip(vx) {
+                dst[o as usize] += w * v;
+            }
         }
     }
 
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
     fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
-        let (old, vdim) = (self.target[i], self.v_rows.len());
+        let old = self.target[i];
         self.target[i] = t;
-        // Old and new targets, merged by column: at most four moves.
-        let mut moves = [(usize::MAX, 0.0f32); 4];
-        let mut len = 0;
-        for (col, w) in [(old.t1, -old.w), (old.t2, -old.w), (t.t1, t.w), (t.t2, t.w)] {
-            if col == usize::MAX {
+        let vx = self.vx_of(i);
+        // An old target loses its weight and regains the new one if it stays.
+        for (k, col) in [old.t1, old.t2].into_iter().enumerate() {
+            if col == NONE || (k == 1 && col == old.t1) {
                 continue;
             }
-            match moves[..len].iter_mut().find(|m| m.0 == col) {
-                Some(m) => m.1 += w,
-                None => {
-                    moves[len] = (col, w);
-                    len += 1;
-                }
+            let w = if col == t.t1 || col == t.t2 { t.w - old.w } else { -old.w };
+            if w != 0.0 {
+                self.deposit(col, w, vx, d, acc, changed);
             }
         }
-        let vx = &self.vx[i * vdim..(i + 1) * vdim];
-        for &(col, w) in moves[..len].iter().filter(|m| m.1 != 0.0) {
-            self.deposit(col, w, vx, d, acc, changed);
+        for (k, col) in [t.t1, t.t2].into_iter().enumerate() {
+            if col != NONE && col != old.t1 && col != old.t2 && (k == 0 || col != t.t1) {
+                self.deposit(col, t.w, vx, d, acc, changed);
+            }
         }
     }
 
@@ -290,33 +313,35 @@ impl Head {
         let mut keys_moved = false;
         for &j in dirty.list() {
             // The key and V·x are functions of the rows they read: recompute what may have moved.
-            let rows = dirty.rows(j);
             let (key_may, vx_may) = if shortcuts.dirty_rows {
+                let rows = dirty.rows(j);
+                if !self.reads.meets(&rows) {
+                    continue;
+                }
                 (self.key_reads.meets(&rows), self.v_reads.meets(&rows))
             } else {
                 (true, true)
             };
-            if !key_may && !vx_may {
-                continue;
-            }
             let col = &x[j * d..(j + 1) * d];
+            // SAFETY: every row was checked < d and every dimension and slot
+            // against its width at construction; `col` has d rows.
+            let at = |r: u32| unsafe { *col.get_unchecked(r as usize) };
             if key_may {
-                for r in 0..self.kdim {
-                    let mut v = 0.0f32;
-                    for &(i, w) in &self.k[self.k_at[r]..self.k_at[r + 1]] {
-                        v += w * col[i];
-                    }
-                    self.new_key[r] = v;
+                let key = &mut self.new_key;
+                key.fill(0.0);
+                for &(r, i, w) in &self.k {
+                    unsafe { *key.get_unchecked_mut(r as usize) += w * at(i) };
                 }
             }
             if vx_may {
-                self.new_vx.fill(0.0);
+                let vx = &mut self.new_vx;
+                vx.fill(0.0);
                 for &(o, c, w) in &self.v {
-                    self.new_vx[o] += w * col[c];
+                    unsafe { *vx.get_unchecked_mut(o as usize) += w * at(c) };
                 }
             }
             let same_key = !key_may || same_bits(&self.new_key, self.key_of(j));
-            let same_vx = !vx_may || same_bits(&self.new_vx, &self.vx[j * vdim..(j + 1) * vdim]);
+            let same_vx = !vx_may || same_bits(&self.new_vx, self.vx_of(j));
             if same_key && same_vx {
                 continue;
             }
@@ -326,32 +351,34 @@ impl Head {
                 // gets w·(new − old) (exact: dyadic values). Whether V·x became or
                 // stopped being zero is settled below, j being redone.
                 let t = self.target[j];
-                for k in 0..vdim {
-                    self.new_vx[k] -= self.vx[j * vdim + k];
+                let old = &mut self.vx[j * vdim..(j + 1) * vdim];
+                for (n, o) in self.new_vx.iter_mut().zip(old.iter_mut()) {
+                    (*n, *o) = (*n - *o, *n);
                 }
-                for col in [t.t1, t.t2].into_iter().filter(|&c| c != usize::MAX) {
+                for col in [t.t1, t.t2].into_iter().filter(|&c| c != NONE) {
                     self.deposit(col, t.w, &self.new_vx, d, acc, changed);
                 }
-                for k in 0..vdim {
-                    self.vx[j * vdim + k] += self.new_vx[k];
-                }
+                self.vx_nonzero[j] = self.vx_of(j).iter().any(|&v| v != 0.0);
+                self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
                 continue;
             }
             self.retarget(j, NOWHERE, d, acc, changed);
             if !same_vx {
                 self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
+                self.vx_nonzero[j] = self.new_vx.iter().any(|&v| v != 0.0);
             }
             if !same_key {
                 keys_moved = true;
                 self.rekey(j);
             }
+            self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
         }
         if keys_moved {
             if indexed_before && use_index && self.odd == 0 {
                 // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
                 for &code in &self.moved {
                     for &m in &self.groups[code as usize] {
-                        self.redo.insert(m);
+                        self.redo.insert(m as usize);
                     }
                 }
                 if self.partial > 0 {
@@ -381,10 +408,10 @@ impl Head {
         let groups: usize = self
             .groups
             .iter()
-            .map(|g| std::mem::size_of::<Vec<usize>>() + g.capacity() * std::mem::size_of::<usize>())
+            .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
             .sum();
         (self.key.len() + self.vx.len()) * f
-            + self.n * (std::mem::size_of::<Class>() + 8 + std::mem::size_of::<Target>())
+            + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups
             + self.redo.bytes()
     }

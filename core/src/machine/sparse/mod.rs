@@ -145,7 +145,7 @@ impl SparseLayer {
     fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer {
         let (d, n) = (lay.d, lay.n);
         let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
-        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, n)).collect();
+        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, d, n)).collect();
         SparseLayer {
             name: l.name,
             ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
