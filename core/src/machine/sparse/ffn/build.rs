@@ -160,6 +160,8 @@ impl Ffn {
             let group = Group {
                 gate: gate_at,
                 gate_rows,
+                gate_abs: gate.iter().map(|e| e.1.abs() as f64).sum(),
+                soft_gate: false,
                 touch: gate_rows.union(&rows),
                 writes,
                 chunks: 0..0,
@@ -173,6 +175,9 @@ impl Ffn {
             } else {
                 ffn.groups.push(group);
             }
+        }
+        for g in &mut ffn.groups {
+            g.soft_gate = g.gate_rows.meets(&ffn.soft);
         }
         ffn.build_lanes();
         ffn.gather_families();
@@ -215,7 +220,14 @@ impl Ffn {
     /// The index of a family whose every gate holds a full opcode pattern.
     fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex> {
         let l = self.pattern.len() as f64;
-        let mut ix = PatternIndex { s_hi: f64::NEG_INFINITY, t_hi: 0.0, e: 0.0, groups: Vec::new() };
+        let mut ix = PatternIndex {
+            s_hi: f64::NEG_INFINITY,
+            t_hi: 0.0,
+            e: 0.0,
+            extra: Vec::new(),
+            extra_rows: RowMask::default(),
+            groups: Vec::new(),
+        };
         for gi in groups {
             let gate = &self.terms[span(&self.groups[gi].gate)];
             let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1);
@@ -230,6 +242,14 @@ impl Ffn {
             ix.s_hi = ix.s_hi.max(w as f64 * (l - 2.0));
             ix.t_hi = ix.t_hi.max(w as f64 * l);
             ix.e = ix.e.max(extra);
+            for &(r, w) in gate.iter().filter(|e| !self.pattern.contains(&(e.0 as usize))) {
+                let (r, w) = (r as usize, w.abs() as f64);
+                match ix.extra.iter_mut().find(|e| e.0 == r) {
+                    Some(e) => e.1 = e.1.max(w),
+                    None => ix.extra.push((r, w)),
+                }
+                ix.extra_rows.set(r);
+            }
             ix.groups.push((code, gi));
         }
         Some(ix)

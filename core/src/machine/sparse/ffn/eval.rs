@@ -26,6 +26,8 @@ pub struct Inert {
     /// The passed-through rows.
     pass: RowMask,
     tol: f32,
+    /// The column's rows (`free` lies within them).
+    d: u32,
 }
 
 impl Inert {
@@ -37,7 +39,11 @@ impl Inert {
         if !moved.and(&self.free.not()).is_empty() {
             return None;
         }
-        let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
+        // `free` lies within the column's rows, and so does `moved` now.
+        let d = src.len();
+        assert!(self.d as usize <= d && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
+        // SAFETY: r < d (above).
+        let value = |r: usize| unsafe { *src.get_unchecked(r) + acc.map_or(0.0, |s| *s.get_unchecked(r)) };
         // `<=` is false for NaN: a NaN is never carried.
         if !moved.all(|r| value(r).abs() <= self.tol) {
             return None;
@@ -45,8 +51,10 @@ impl Inert {
         let mut changed = RowMask::default();
         moved.and(&self.pass).all(|r| {
             let v = value(r) + 0.0;
-            if v.to_bits() != dst[r].to_bits() {
-                dst[r] = v;
+            // SAFETY: as above.
+            let out = unsafe { dst.get_unchecked_mut(r) };
+            if v.to_bits() != out.to_bits() {
+                *out = v;
                 changed.set(r);
             }
             true
@@ -171,10 +179,18 @@ impl Ffn {
             }
             if let Some(ix) = fam.index.as_ref().filter(|_| skip && sc.gate_index) {
                 let c = *code.get_or_insert_with(|| self.field_code(a));
-                let (s, t) = (ix.s_hi + ix.e * m, ix.t_hi + ix.e * m);
-                if let Some(c) = c.filter(|_| fam.bound.shut(s, t, m, self.eps)) {
-                    // The other terms are bounded at M: only the opcode's rows are pinned.
-                    pinned = pinned.union(&self.pattern_rows);
+                let shut = |e: f64| fam.bound.shut(ix.s_hi + e, ix.t_hi + e, m, self.eps);
+                // The other terms at M (only the opcode's rows are pinned), or at their values.
+                let exact = || ix.extra.iter().map(|&(r, w)| w * (a[r] as f64).abs()).sum::<f64>();
+                let pins = if c.is_none() {
+                    None
+                } else if shut(ix.e * m) {
+                    Some(self.pattern_rows)
+                } else {
+                    shut(exact()).then(|| self.pattern_rows.union(&ix.extra_rows))
+                };
+                if let (Some(c), Some(pins)) = (c, pins) {
+                    pinned = pinned.union(&pins);
                     for &(_, gi) in ix.groups.iter().filter(|g| g.0 == c) {
                         let g = &self.groups[gi];
                         track(self.group(g, &p, y), g, &mut pinned);
@@ -194,7 +210,7 @@ impl Ffn {
         }
         let rows = self.keep_zero.union(&cleared).and(&pinned.not());
         let pass = rows.union(&pinned).union(&written).union(&self.b2_rows).not().and(&self.rows);
-        Inert { free: rows.union(&pass), pass, tol }
+        Inert { free: rows.union(&pass), pass, tol, d: a.len() as u32 }
     }
 
     /// Adds group `g`'s units to `y`.
@@ -203,9 +219,17 @@ impl Ffn {
         let (a, skip, fuse) = (p.a, p.skip, p.fuse);
         let gamma = self.dot(&g.gate, a);
         // Only a group whose best unit is ≤ 0 at this γ can be shut: the
-        // careful bound is tried only then (evaluating is always exact).
-        if skip && !g.gate.is_empty() && gamma as f64 + g.bound.max_b + g.bound.max_s * p.m <= 0.0 {
-            if let Some(pinned) = self.shut(g, a, &p.nonzero, p.m) {
+        // bound is tried only then (evaluating is always exact).
+        let (b, m) = (&g.bound, p.m);
+        if skip && !g.gate.is_empty() && gamma as f64 + b.max_b + b.max_s * m <= 0.0 {
+            if !g.soft_gate {
+                // γ is the f32 sum of the gate terms: within eps·Σ|w|·M of the
+                // exact sum, so the bound holds with the terms' total at its worst.
+                let rest = b.max_s * m;
+                if gamma as f64 + b.max_b + rest + self.eps * (2.0 * g.gate_abs * m + b.max_abs_b + rest) <= 0.0 {
+                    return Outcome::Shut(g.gate_rows);
+                }
+            } else if let Some(pinned) = self.shut(g, a, &p.nonzero, m) {
                 return Outcome::Shut(pinned);
             }
         }

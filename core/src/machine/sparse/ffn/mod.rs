@@ -106,6 +106,9 @@ impl Bound {
 struct Group {
     gate: Span,
     gate_rows: RowMask,
+    /// Σ|w| over the gate terms, and whether a gate term is on a clearable row.
+    gate_abs: f64,
+    soft_gate: bool,
     /// Every row the group reads (gate and forms), and every row it writes.
     touch: RowMask,
     writes: RowMask,
@@ -131,11 +134,16 @@ struct Family {
 /// A family whose every gate holds a full opcode pattern `±w` on the opcode
 /// rows. A group whose pattern differs from the field in h ≥ 1 bits has gate
 /// sum `w·(L − 2h) + extra ≤ w·(L − 2) + e·M` with |terms| summing to at most
-/// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows).
+/// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows). Where that is
+/// too loose, the extra terms are bounded by their rows' exact values:
+/// `Σ max|w|·|a[r]|` over those rows (then pinned).
 struct PatternIndex {
     s_hi: f64,
     t_hi: f64,
     e: f64,
+    /// Each row off the opcode rows with its largest |w| over the groups.
+    extra: Vec<(usize, f64)>,
+    extra_rows: RowMask,
     /// `(pattern, group)`, groups as indices into `Ffn::groups`.
     groups: Vec<(u32, usize)>,
 }
