@@ -27,6 +27,7 @@ use super::changes::Changes;
 use super::colset::ColSet;
 use super::rows::RowMask;
 use super::same_bits;
+use super::slots::{self, Slot};
 use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
@@ -59,10 +60,10 @@ const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 pub struct Head {
     pub name: &'static str,
     kdim: usize,
-    /// `(key dimension, input row, weight)`, by dimension.
-    k: Vec<(u32, u32, f32)>,
-    /// `(slot in v_rows, input row, weight)`.
-    v: Vec<(u32, u32, f32)>,
+    /// K over the key dimensions (in an order of our choosing: the scores
+    /// do not depend on it), V over `v_rows`, as vector loads ([`slots`]).
+    k: Vec<Slot>,
+    v: Vec<Slot>,
     /// The distinct rows V writes, ascending.
     v_rows: Vec<u32>,
     /// `v_rows` is one run of consecutive rows.
@@ -102,15 +103,23 @@ impl Head {
     pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
         assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
         assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
-        let mut k = Vec::new();
-        for r in 0..h.kdim {
-            k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (r as u32, e.1 as u32, e.2)));
-        }
+        let dim = |r: usize| h.k.iter().filter(|e| e.0 == r).map(|e| (e.1 as u32, e.2)).collect::<Vec<_>>();
+        let mut dims: Vec<Vec<(u32, f32)>> = (0..h.kdim).map(dim).collect();
+        let forward = slots::cover(&dims, d);
+        dims.reverse();
+        let backward = slots::cover(&dims, d);
+        // Rows usually step against the dimensions (bits MSB first): take the order with fewer loads.
+        let k = if backward.len() < forward.len() { backward } else { forward };
         let mut v_rows: Vec<u32> = h.v.iter().map(|e| e.0 as u32).collect();
         v_rows.sort_unstable();
         v_rows.dedup();
         assert!(h.v.iter().all(|e| e.0 < d && e.1 < d), "values within the layout");
-        let v = h.v.iter().map(|&(o, i, w)| (v_rows.binary_search(&(o as u32)).unwrap() as u32, i as u32, w)).collect();
+        let slot_of = |o: usize| v_rows.binary_search(&(o as u32)).expect("a V row");
+        let v_lanes: Vec<Vec<(u32, f32)>> = (0..v_rows.len())
+            .map(|k| h.v.iter().filter(|e| slot_of(e.0) == k).map(|e| (e.1 as u32, e.2)).collect())
+            .collect();
+        let v = slots::cover(&v_lanes, d);
+        assert!(k.iter().chain(&v).all(|s| s.end() <= d), "loads within the column");
         let vdim = v_rows.len();
         Head {
             name: h.name,
@@ -155,6 +164,25 @@ impl Head {
         (self.odd, self.partial) = (0, 0);
     }
 
+    /// `out = Σ w · load` over `slots` (one weight per element of `out`).
+    #[inline(always)]
+    fn sum(slots: &[Slot], col: &[f32], out: &mut [f32]) {
+        out.fill(0.0);
+        for s in slots {
+            let at = s.row as usize;
+            if s.shift {
+                for ((o, w), x) in out.iter_mut().zip(&s.w).zip(&col[at..at + s.w.len()]) {
+                    *o += w * x;
+                }
+            } else {
+                let x = col[at];
+                for (o, w) in out.iter_mut().zip(&s.w) {
+                    *o += w * x;
+                }
+            }
+        }
+    }
+
     fn key_of(&self, j: usize) -> &[f32] {
         &self.key[j * self.kdim..(j + 1) * self.kdim]
     }
@@ -164,6 +192,7 @@ impl Head {
         &self.vx[j * vdim..(j + 1) * vdim]
     }
 
+    #[inline(always)]
     fn classify(key: &[f32]) -> (Class, u32) {
         const ONE: u32 = 0x3f80_0000;
         let (mut code, mut zeros, mut odd) = (0u32, 0usize, false);
@@ -192,6 +221,7 @@ impl Head {
     /// Moves column j to its new key (in `new_key`), keeping the groups
     /// sorted. A group's members target its lowest two, so only a group whose
     /// lowest two changed (j left or joined them) has its members redone.
+    #[inline(always)]
     fn rekey(&mut self, j: usize) {
         let ju = j as u32;
         if self.class[j] == Class::Bipolar {
@@ -231,6 +261,7 @@ impl Head {
     }
 
     /// Where source i's V·x goes now.
+    #[inline(always)]
     fn target_of(&self, i: usize, use_index: bool) -> Target {
         if !self.source[i] {
             return NOWHERE;
@@ -251,7 +282,7 @@ impl Head {
     }
 
     /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
-    #[inline]
+    #[inline(always)]
     fn deposit(&self, col: u32, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
         let col = col as usize;
         changed.insert(col, self.writes);
@@ -270,6 +301,7 @@ impl Head {
 
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
+    #[inline(always)]
     fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
         let old = self.target[i];
         self.target[i] = t;
@@ -294,6 +326,7 @@ impl Head {
     /// Brings the head up to date with `x` after the columns (and rows) `dirty` changed;
     /// `acc` (d per column) receives the change of this head's contributions
     /// and `changed` every column (and the rows) of `acc` touched.
+    #[inline(always)]
     pub fn update(
         &mut self,
         x: &[f32],
@@ -323,22 +356,11 @@ impl Head {
                 (true, true)
             };
             let col = &x[j * d..(j + 1) * d];
-            // SAFETY: every row was checked < d and every dimension and slot
-            // against its width at construction; `col` has d rows.
-            let at = |r: u32| unsafe { *col.get_unchecked(r as usize) };
             if key_may {
-                let key = &mut self.new_key;
-                key.fill(0.0);
-                for &(r, i, w) in &self.k {
-                    unsafe { *key.get_unchecked_mut(r as usize) += w * at(i) };
-                }
+                Self::sum(&self.k, col, &mut self.new_key);
             }
             if vx_may {
-                let vx = &mut self.new_vx;
-                vx.fill(0.0);
-                for &(o, c, w) in &self.v {
-                    unsafe { *vx.get_unchecked_mut(o as usize) += w * at(c) };
-                }
+                Self::sum(&self.v, col, &mut self.new_vx);
             }
             let same_key = !key_may || same_bits(&self.new_key, self.key_of(j));
             let same_vx = !vx_may || same_bits(&self.new_vx, self.vx_of(j));

@@ -36,6 +36,7 @@ mod colset;
 mod ffn;
 mod head;
 mod rows;
+mod slots;
 
 use super::layout::Layout;
 use super::tensor::Tensor;
@@ -214,6 +215,7 @@ impl Sparse {
     }
 
     /// Brings `bufs[li + 1]` up to date with `bufs[li]`.
+    #[inline(always)]
     fn layer(&mut self, li: usize, trace: Option<&mut StepTrace>) {
         let d = self.d;
         let l = &mut self.layers[li];
@@ -271,7 +273,59 @@ impl Backend for Sparse {
         Sparse::with_shortcuts(w, Shortcuts::ALL)
     }
 
-    fn forward(&mut self, x: &mut Tensor, mut trace: Option<&mut StepTrace>) {
+    fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::detected() {
+            // SAFETY: the CPU has every feature `step_avx2` is compiled for.
+            return unsafe { self.step_avx2(x, trace) };
+        }
+        self.step(x, trace)
+    }
+
+    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
+        self.absorb(index, x);
+        self.layer(index, None);
+        x.data.copy_from_slice(&self.bufs[index + 1].data);
+        self.synced = false;
+    }
+
+    fn bytes(&self) -> usize {
+        Sparse::bytes(self)
+    }
+
+    fn touched(&mut self, col: Option<usize>) {
+        match col {
+            Some(j) => self.host.insert(j),
+            None => self.synced = false,
+        }
+    }
+}
+
+/// The whole step compiled a second time for x86_64 CPUs with AVX2 (and the
+/// bit instructions that come with it), chosen at run time: the lanes, row
+/// masks and sums become 256-bit instructions. Same operations, same results.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Sparse, StepTrace, Tensor};
+
+    pub fn detected() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
+    }
+
+    impl Sparse {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        pub(super) unsafe fn step_avx2(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
+            self.step(x, trace)
+        }
+    }
+}
+
+impl Sparse {
+    /// One forward pass; everything it calls is inlined, so that
+    /// `step_avx2` compiles all of it for AVX2.
+    #[inline(always)]
+    fn step(&mut self, x: &mut Tensor, mut trace: Option<&mut StepTrace>) {
         let (d, depth) = (self.d, self.layers.len());
         // Unsynced (new tensor, or layers run one by one): compare every column once,
         // here and after the step, where `bufs[depth]` may differ from `bufs[0]` anywhere.
@@ -311,23 +365,5 @@ impl Backend for Sparse {
             next[0].insert(j, rows);
         }
         self.host.clear();
-    }
-
-    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
-        self.absorb(index, x);
-        self.layer(index, None);
-        x.data.copy_from_slice(&self.bufs[index + 1].data);
-        self.synced = false;
-    }
-
-    fn bytes(&self) -> usize {
-        Sparse::bytes(self)
-    }
-
-    fn touched(&mut self, col: Option<usize>) {
-        match col {
-            Some(j) => self.host.insert(j),
-            None => self.synced = false,
-        }
     }
 }

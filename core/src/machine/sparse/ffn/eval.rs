@@ -25,6 +25,8 @@ pub struct Inert {
     free: RowMask,
     /// The passed-through rows.
     pass: RowMask,
+    /// The rows that must stay within `tol` (the others no unit reads).
+    watch: RowMask,
     tol: f32,
     /// The column's rows (`free` lies within them).
     d: u32,
@@ -34,7 +36,7 @@ impl Inert {
     /// After the rows `moved` of a column's input `src (+ acc)` changed,
     /// brings the last output `dst` up to date without an evaluation if that
     /// is exact: `Some(rows of dst that changed)`, else None (evaluate).
-    #[inline]
+    #[inline(always)]
     pub fn carry(&self, moved: RowMask, src: &[f32], acc: Option<&[f32]>, dst: &mut [f32]) -> Option<RowMask> {
         if !moved.and(&self.free.not()).is_empty() {
             return None;
@@ -44,8 +46,8 @@ impl Inert {
         assert!(self.d as usize <= d && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
         // SAFETY: r < d (above).
         let value = |r: usize| unsafe { *src.get_unchecked(r) + acc.map_or(0.0, |s| *s.get_unchecked(r)) };
-        // `<=` is false for NaN: a NaN is never carried.
-        if !moved.all(|r| value(r).abs() <= self.tol) {
+        // `<=` is false for NaN: a NaN is never carried where a unit reads it.
+        if !moved.and(&self.watch).all(|r| value(r).abs() <= self.tol) {
             return None;
         }
         let mut changed = RowMask::default();
@@ -85,7 +87,7 @@ enum Outcome {
 
 impl Ffn {
     /// The opcode field as a pattern code, if every row of it is exactly ±1.
-    #[inline]
+    #[inline(always)]
     fn field_code(&self, a: &[f32]) -> Option<u32> {
         self.pattern.iter().enumerate().try_fold(0u32, |c, (i, &r)| match a[r] {
             1.0 => Some(c | 1 << i),
@@ -104,7 +106,7 @@ impl Ffn {
     /// Whether no unit of group `g` can fire on `a` (M = `m`): `Some(rows
     /// whose exact values the proof used)`. It tries first with the gate terms
     /// on clearable rows at their worst (|w|·M), so those rows may change.
-    #[inline]
+    #[inline(always)]
     fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> Option<RowMask> {
         if g.gate.is_empty() {
             return None;
@@ -141,6 +143,7 @@ impl Ffn {
     /// zeros (the caller stores `y + 0.0`), `y` holding `a & start(sc)` on
     /// entry; `scan` describes `a`. Returns the inert rows (none unless
     /// `dirty_rows` and the fused, skipping path apply).
+    #[inline(always)]
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
         // What the unchecked indexing of the rows relies on.
         assert!(a.len() == self.keep.len() && y.len() == a.len(), "columns of d rows");
@@ -210,11 +213,11 @@ impl Ffn {
         }
         let rows = self.keep_zero.union(&cleared).and(&pinned.not());
         let pass = rows.union(&pinned).union(&written).union(&self.b2_rows).not().and(&self.rows);
-        Inert { free: rows.union(&pass), pass, tol, d: a.len() as u32 }
+        Inert { free: rows.union(&pass), pass, watch: self.watch, tol, d: a.len() as u32 }
     }
 
     /// Adds group `g`'s units to `y`.
-    #[inline]
+    #[inline(always)]
     fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
         let (a, skip, fuse) = (p.a, p.skip, p.fuse);
         let gamma = self.dot(&g.gate, a);

@@ -7,17 +7,15 @@
 //! and written as element-wise loops over arrays that the compiler turns
 //! into vector instructions (SSE on x86_64, simd128 on wasm).
 //!
-//! A chunk's terms are read in slots of one vector load each: a row that
-//! several lanes read is loaded once for all (a splat), and terms whose rows
-//! step with the lanes (lane l reads row `base + l`: bit i of a word in the
-//! lane of bit i) are one contiguous load (a shift). Where a lane has no term
-//! in a slot its weight is 0 (adding ±0); lanes with fewer units than others
-//! are padded with units with `b = −∞`, whose ReLU is 0 whatever `q` and `γ`
+//! A chunk's terms are read in [`slots`] of one vector load each (a splat or
+//! a shift); lanes with fewer units than others are padded with units with
+//! `b = −∞`, whose ReLU is 0 whatever `q` and `γ`
 //! are (a NaN compares false and gives 0 too). Padded lanes' results are
 //! dropped. Only finite columns use lanes (the caller checks), so a real
 //! lane's sums are those of the scalar path.
 
 use super::{at, Entry, Ffn, Form, Span, UnitRec};
+use crate::machine::sparse::slots;
 use std::ops::Range;
 
 /// Forms per chunk.
@@ -59,46 +57,6 @@ fn lane_row(units: &[UnitRec], w2: &[Entry]) -> Option<u32> {
         }
     }
     row
-}
-
-/// Covers the terms of the lanes (`terms[l]`: lane l's `(row, weight)`) by
-/// slots, greedily: each time the splat or shift (within d rows) that takes
-/// the most terms not yet covered.
-fn slots(terms: Vec<&[Entry]>, d: usize) -> Vec<LaneTerm> {
-    let mut left: Vec<(usize, u32, f32)> =
-        terms.iter().enumerate().flat_map(|(l, ts)| ts.iter().map(move |&(r, w)| (l, r, w))).collect();
-    let mut out = Vec::new();
-    while !left.is_empty() {
-        // Candidates: a splat of a term's row, or the shift that puts it in its lane.
-        let covers = |row: u32, shift: bool| {
-            let hit = |e: &&(usize, u32, f32)| if shift { e.1 as usize == row as usize + e.0 } else { e.1 == row };
-            left.iter().filter(hit).count()
-        };
-        let mut best = (0, 0u32, false);
-        for &(l, r, _) in &left {
-            let n = covers(r, false);
-            if n > best.0 {
-                best = (n, r, false);
-            }
-            if let Some(base) = (r as usize).checked_sub(l).filter(|b| b + LANES <= d) {
-                let n = covers(base as u32, true);
-                if n > best.0 {
-                    best = (n, base as u32, true);
-                }
-            }
-        }
-        let (_, row, shift) = best;
-        let mut slot = LaneTerm { row, shift, w: [0.0; LANES] };
-        left.retain(|&(l, r, w)| {
-            let hit = if shift { r as usize == row as usize + l } else { r == row };
-            if hit {
-                slot.w[l] = w;
-            }
-            !hit
-        });
-        out.push(slot);
-    }
-    out
 }
 
 impl Ffn {
@@ -143,7 +101,12 @@ impl Ffn {
         let terms = |f: &Form| &self.terms[f.terms.start as usize..f.terms.end as usize];
         let units = |f: &Form| &self.units[f.units.start as usize..f.units.end as usize];
         let slots_u = part.iter().map(|(_, f)| units(f).len()).max().unwrap_or(0);
-        let lane_terms = slots(part.iter().map(|(_, f)| terms(f)).collect(), self.keep.len());
+        let mut lanes: Vec<Vec<Entry>> = part.iter().map(|(_, f)| terms(f).to_vec()).collect();
+        lanes.resize(LANES, Vec::new());
+        let lane_terms: Vec<LaneTerm> = slots::cover(&lanes, self.keep.len())
+            .into_iter()
+            .map(|s| LaneTerm { row: s.row, shift: s.shift, w: s.w.try_into().expect("LANES weights") })
+            .collect();
         let mut lane_units = Vec::with_capacity(slots_u);
         for k in 0..slots_u {
             let mut slot = LaneUnit { sign: [0.0; LANES], b: [f32::NEG_INFINITY; LANES], w: [0.0; LANES] };
@@ -179,7 +142,7 @@ impl Ffn {
 
     /// Adds the units of the chunks `chunks` to `y` (gate sum `gamma`;
     /// `a`, `y`: d rows, finite `a`).
-    #[inline]
+    #[inline(always)]
     pub(super) fn lanes(&self, chunks: &Range<usize>, gamma: f32, a: &[f32], y: &mut [f32]) {
         for c in &self.chunks[chunks.clone()] {
             let mut q = [0f32; LANES];

@@ -175,6 +175,9 @@ pub struct Ffn {
     b2_rows: RowMask,
     /// Rows `0..d`.
     rows: RowMask,
+    /// Every row some unit reads (a clear's included): outside them, no
+    /// value enters a bound or a sum but its own row's.
+    watch: RowMask,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
