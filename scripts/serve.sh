@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and serves the playground on localhost,
-# rebuilding on every edit. PORT=8080 by default.
+# Installs what is missing, then builds and serves the playground on localhost.
+# PORT=8080 by default.
+#
+#   bash scripts/serve.sh           the release build (wasm-opt, precompressed:
+#                                   served as brotli or gzip by scripts/serve.mjs)
+#   bash scripts/serve.sh --watch   trunk serve: a debug build, rebuilt on every edit
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 setup_build
 cd "$LOOM_ROOT"
 PORT="${PORT:-8080}"
-echo "serve: building; the playground will be at http://127.0.0.1:$PORT/ (Ctrl+C stops)"
-exec trunk serve --address 127.0.0.1 --port "$PORT"
+if [ "${1:-}" = --watch ]; then
+  echo "serve: building; the playground will be at http://127.0.0.1:$PORT/ (rebuilt on every edit; Ctrl+C stops)"
+  exec trunk serve --address 127.0.0.1 --port "$PORT"
+fi
+trunk build --release
+exec node scripts/serve.mjs dist "$PORT"

@@ -2,7 +2,7 @@
 //! cells changed, the column window on display and the RGBA image of it.
 //! The canvas component only blits what this produces and draws labels.
 
-use loom_core::machine::tensor::Tensor;
+use loom_core::frontend::Tensor;
 use loom_core::Config;
 
 /// A diverging palette that stays readable with colour-vision deficiencies
@@ -29,32 +29,18 @@ pub fn changed(prev: &Tensor, now: &Tensor) -> Vec<bool> {
     prev.data.iter().zip(&now.data).map(|(a, b)| a.to_bits() != b.to_bits()).collect()
 }
 
-/// The zone of a column: what it holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Zone {
-    Scratch,
-    Memory,
-    Instructions,
-}
-
-impl Zone {
-    pub fn of(cfg: &Config, col: usize) -> Zone {
-        if col < cfg.s() {
-            Zone::Scratch
-        } else if col < cfg.instr_col(0) {
-            Zone::Memory
-        } else {
-            Zone::Instructions
+/// The column zones (scratch, memory, instructions) as contiguous ranges,
+/// named as [`Config::column`] names them: the one place zones are decided.
+pub fn zones(cfg: &Config) -> Vec<(&'static str, std::ops::Range<usize>)> {
+    let mut out: Vec<(&'static str, std::ops::Range<usize>)> = Vec::new();
+    for col in 0..cfg.n {
+        let zone = cfg.column(col).zone();
+        match out.last_mut() {
+            Some((z, r)) if *z == zone => r.end = col + 1,
+            _ => out.push((zone, col..col + 1)),
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Zone::Scratch => "scratch",
-            Zone::Memory => "memory",
-            Zone::Instructions => "instructions",
-        }
-    }
+    out
 }
 
 /// The columns on display and the cell size in pixels.

@@ -12,9 +12,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use loom_app::demo::{parse_puzzle, trace_matches, AttnMatch, DemoRunner, DemoView, SudokuState};
 use loom_core::compiler::compile;
 use loom_core::demos::{demo, Demo};
+use loom_core::frontend::{EngineKind, HeadRole, Machine};
 use loom_core::host::{read_scalar, read_var, run_to_frame, write_var};
 use loom_core::isa::Opcode;
-use loom_core::machine::SparseEngine;
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 
@@ -25,7 +25,7 @@ fn start(id: &str, example: &str, engine: &str) -> (DemoRunner, Box<dyn Engine>)
     let prog = build(id);
     let mut e: Box<dyn Engine> = match engine {
         "interp" => Box::new(Interp::new(&prog).unwrap()),
-        _ => Box::new(SparseEngine::new(&prog).unwrap()),
+        _ => Box::new(Machine::new(EngineKind::Sparse, &prog).unwrap()),
     };
     let k = runner.examples().iter().position(|n| n == example).unwrap_or_else(|| panic!("no example {example}"));
     runner.prepare(e.as_mut(), k).unwrap();
@@ -162,10 +162,10 @@ fn snake_reports_game_over_at_the_wall() {
 #[test]
 fn sort_highlight_comes_from_the_attention_heads() {
     let mut runner = DemoRunner::new(demo("sort").unwrap());
-    let mut e = SparseEngine::new(&build("sort")).unwrap();
+    let mut e = Machine::new(EngineKind::Sparse, &build("sort")).unwrap();
     let k = runner.examples().iter().position(|n| n == "Bubble sort · Shuffled").unwrap();
     runner.prepare(&mut e, k).unwrap();
-    let count = |e: &SparseEngine, name: &str| read_scalar(e, name).unwrap() as usize;
+    let count = |e: &Machine, name: &str| read_scalar(e, name).unwrap() as usize;
     while count(&e, "compares") == 0 {
         e.step();
     }
@@ -177,7 +177,7 @@ fn sort_highlight_comes_from_the_attention_heads() {
         while count(&e, "compares") == k {
             let (status, trace) = e.step_traced();
             assert_eq!(status, Status::Running);
-            matches.extend(trace_matches(&trace));
+            matches.extend(trace_matches(&trace.expect("a transformer traces")));
         }
         let view = runner.view(&e, &matches);
         let DemoView::Bars(_, bars) = &view else { panic!("{view:?}") };
@@ -191,10 +191,10 @@ fn sort_highlight_comes_from_the_attention_heads() {
 fn one_traced_load_names_one_element() {
     let mut runner = DemoRunner::new(demo("sort").unwrap());
     let prog = build("sort");
-    let mut e = SparseEngine::new(&prog).unwrap();
+    let mut e = Machine::new(EngineKind::Sparse, &prog).unwrap();
     runner.prepare(&mut e, 0).unwrap();
     // Step until a LOAD is next, then trace it alone.
-    let is_load = |e: &SparseEngine| {
+    let is_load = |e: &Machine| {
         let k = e.pc() - prog.config.instr_col(0);
         prog.code[k].opcode() == Some(Opcode::Load)
     };
@@ -202,8 +202,8 @@ fn one_traced_load_names_one_element() {
         e.step();
     }
     let (_, trace) = e.step_traced();
-    let matches = trace_matches(&trace);
-    assert!(matches.iter().any(|m| m.0.starts_with("L3") && m.1 == "load"), "{matches:?}");
+    let matches = trace_matches(&trace.expect("a transformer traces"));
+    assert!(matches.iter().any(|m| m.0 == HeadRole::Load), "{matches:?}");
     let DemoView::Bars(_, bars) = runner.view(&e, &matches) else { panic!() };
     assert_eq!((bars.compared.len(), bars.moved.len()), (1, 0), "{bars:?}");
     assert_eq!(bars.compared[0], 0, "the first LOAD of the first pass reads values[0]");
@@ -374,10 +374,8 @@ mod panel {
         let prog = e.program();
         let values = prog.symbol("values").unwrap().slot;
         let col = |k: usize| prog.config.mem_col(values + k);
-        let matches: Vec<AttnMatch> = vec![
-            ("L3 indirect".into(), "load".into(), 0, vec![0, col(3)]),
-            ("L5 write".into(), "write second".into(), 0, vec![0, col(4)]),
-        ];
+        let matches: Vec<AttnMatch> =
+            vec![(HeadRole::Load, 0, vec![0, col(3)]), (HeadRole::SecondWrite, 0, vec![0, col(4)])];
         let (host, log) = mount(runner.view(e.as_ref(), &matches), runner.examples());
         let bars = all(&host, "demo-bar");
         assert_eq!(bars.len(), 12);

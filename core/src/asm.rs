@@ -346,7 +346,6 @@ pub fn disassemble(prog: &Program) -> String {
     let cfg = prog.config;
     let mut out = String::new();
     let visible: Vec<&Symbol> = prog.symbols.iter().filter(|s| !s.hidden).collect();
-    let unique = |name: &str| visible.iter().filter(|s| s.name == name).count() == 1;
     let mut covered = vec![false; cfg.mem_slots];
     for s in &visible {
         let vals = &prog.data[s.slot..s.slot + s.len];
@@ -367,14 +366,7 @@ pub fn disassemble(prog: &Program) -> String {
             let _ = writeln!(out, ".data @ {slot} = {v}");
         }
     }
-    let mem = |col: u32| -> String {
-        let slot = col as usize - cfg.mem_col(0);
-        match visible.iter().find(|s| (s.slot..s.slot + s.len).contains(&slot) && unique(&s.name)) {
-            Some(s) if s.is_array => format!("{}[{}]", s.name, slot - s.slot),
-            Some(s) => s.name.clone(),
-            None => format!("[{slot}]"),
-        }
-    };
+    let mem = |col: u32| prog.slot_name(col);
     let targets: Vec<usize> = prog
         .code
         .iter()

@@ -130,6 +130,19 @@ impl Config {
         SCRATCH_COLS + self.mem_slots + k
     }
 
+    /// What column `col` holds: the one place that divides the columns into zones.
+    pub const fn column(&self, col: usize) -> Column {
+        if col == 0 {
+            Column::Working
+        } else if col < SCRATCH_COLS {
+            Column::Scratch(col)
+        } else if col < self.instr_col(0) {
+            Column::Memory(col - SCRATCH_COLS)
+        } else {
+            Column::Instruction(col - self.instr_col(0))
+        }
+    }
+
     /// Where execution starts.
     pub const fn start_pc(&self) -> usize {
         self.instr_col(0)
@@ -166,6 +179,31 @@ impl Config {
             .collect();
         fits.sort_by_key(|c| c.n);
         fits.first().copied()
+    }
+}
+
+/// A column by what it holds (spec §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "zone", content = "index", rename_all = "lowercase")]
+pub enum Column {
+    /// Column 0: the PC, the decoded instruction and the working registers.
+    Working,
+    /// Columns 1..s−1: reserved scratchpad.
+    Scratch(usize),
+    /// Memory slot `i`.
+    Memory(usize),
+    /// Instruction `k` (empty past the program's end).
+    Instruction(usize),
+}
+
+impl Column {
+    /// The zone's name, as the heatmap labels it.
+    pub const fn zone(self) -> &'static str {
+        match self {
+            Column::Working | Column::Scratch(_) => "scratch",
+            Column::Memory(_) => "memory",
+            Column::Instruction(_) => "instructions",
+        }
     }
 }
 

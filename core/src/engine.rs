@@ -1,6 +1,8 @@
 //! The interface every execution engine implements (interpreter, dense
 //! reference transformer, sparse transformer), so the CLI, lockstep checking,
-//! the host-exchange layer and the UI drive them the same way.
+//! the host-exchange layer and the UI drive them the same way. The engines
+//! themselves are built by name in the façade ([`crate::frontend::EngineKind`]),
+//! so this trait depends on no engine.
 
 use crate::image::Program;
 use crate::state::{MachineState, Status};
@@ -44,18 +46,5 @@ pub trait Engine {
     fn state(&self) -> MachineState {
         let m = self.program().config.mem_slots;
         MachineState { pc: self.pc(), mem: (0..m).map(|s| self.read_slot(s)).collect() }
-    }
-}
-
-/// The engines `by_name` knows, for help texts and pickers.
-pub const ENGINE_NAMES: [&str; 3] = ["interp", "dense", "sparse"];
-
-/// Builds an engine by name for a program (validating the program).
-pub fn by_name(name: &str, prog: &Program) -> Result<Box<dyn Engine>, String> {
-    match name {
-        "interp" => Ok(Box::new(crate::interp::Interp::new(prog).map_err(|e| e.to_string())?)),
-        "dense" => Ok(Box::new(crate::machine::DenseEngine::new(prog).map_err(|e| e.to_string())?)),
-        "sparse" => Ok(Box::new(crate::machine::SparseEngine::new(prog).map_err(|e| e.to_string())?)),
-        other => Err(format!("unknown engine `{other}` (engines: {})", ENGINE_NAMES.join(", "))),
     }
 }

@@ -198,6 +198,34 @@ impl Program {
         self.symbols.iter().find(|s| s.name == name)
     }
 
+    /// The global variable that owns memory slot `slot` alone: visible, of
+    /// global scope (stack slots are shared by locals and temporaries over
+    /// time, so they have no one name) and with a name no other variable has.
+    pub fn symbol_at(&self, slot: usize) -> Option<&Symbol> {
+        let visible = || self.symbols.iter().filter(|s| !s.hidden);
+        visible().find(|s| {
+            s.scope == "global"
+                && (s.slot..s.slot + s.len).contains(&slot)
+                && visible().filter(|o| o.name == s.name).count() == 1
+        })
+    }
+
+    /// A memory column by what it holds, for listings and the UI: `sum`,
+    /// `xs[2]`, a compiler constant `#5`, or `[7]` (the slot); any other column `col 3`.
+    pub fn slot_name(&self, col: u32) -> String {
+        let Some(slot) = (col as usize).checked_sub(self.config.mem_col(0)).filter(|&s| s < self.config.mem_slots)
+        else {
+            return format!("col {col}");
+        };
+        if let Some(s) = self.symbol_at(slot) {
+            return if s.is_array { format!("{}[{}]", s.name, slot - s.slot) } else { s.name.clone() };
+        }
+        match self.symbol("$const") {
+            Some(c) if (c.slot..c.slot + c.len).contains(&slot) => format!("#{}", self.data[slot]),
+            _ => format!("[{slot}]"),
+        }
+    }
+
     /// Source line of the instruction at column `pc`, if known.
     pub fn line_at_pc(&self, pc: usize) -> Option<u32> {
         let k = pc.checked_sub(self.config.instr_col(0))?;

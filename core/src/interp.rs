@@ -10,36 +10,36 @@
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::image::{LoadError, Program};
-use crate::isa::{Instr, Opcode};
+use crate::isa::{Instr, Opcode, Operand};
 use crate::state::{precheck, MachineState, Status};
 
-/// A pre-decoded instruction: memory operands are slot indices, targets are
-/// instruction indices.
+/// A pre-decoded instruction: operands converted by the kind the ISA table
+/// gives them ([`Operand`]): memory operands to slot indices, targets to
+/// instruction indices, unused fields to 0. A trap is a HALT that faults
+/// (images encode it so), decided in the HALT arm, off the hot path.
 #[derive(Clone, Copy, Debug)]
-enum Op {
-    Halt,
-    Trap,
-    Mov(u32, u32),
-    Add(u32, u32),
-    Jmp(u32),
-    Jz(u32, u32),
-    Jnz(u32, u32),
-    Inc(u32),
-    Dec(u32),
-    Shl(u32),
-    Shr(u32),
-    Cmp(u32, u32),
-    Load(u32, u32),
-    And(u32, u32),
-    Or(u32, u32),
-    Xor(u32, u32),
-    Sub(u32, u32),
-    Find(u32, u32),
-    Swap(u32, u32),
-    Cmov(u32, u32),
-    Mulacc(u32, u32),
-    Store(u32, u32),
-    Subleq(u32, u32, u32),
+struct Op {
+    op: Opcode,
+    trap: bool,
+    a: u32,
+    b: u32,
+    c: u32,
+}
+
+impl Op {
+    const HALT: Op = Op { op: Opcode::Halt, trap: false, a: 0, b: 0, c: 0 };
+    const TRAP: Op = Op { op: Opcode::Halt, trap: true, a: 0, b: 0, c: 0 };
+
+    fn decode(ins: Instr, cfg: &Config) -> Op {
+        let op = ins.opcode().expect("invariant: a validated image has only defined opcodes");
+        let info = op.info();
+        let field = |kind: Operand, col: u32| match kind {
+            Operand::None => 0,
+            Operand::Mem => col - cfg.mem_col(0) as u32,
+            Operand::Target => col - cfg.instr_col(0) as u32,
+        };
+        Op { op, trap: false, a: field(info.a, ins.a), b: field(info.b, ins.b), c: field(info.c, ins.c) }
+    }
 }
 
 #[derive(Clone)]
@@ -57,44 +57,11 @@ impl Interp {
     /// Validates and loads an image.
     pub fn new(prog: &Program) -> Result<Interp, LoadError> {
         prog.validate()?;
-        let cfg = prog.config;
-        let slot = |col: u32| col - cfg.mem_col(0) as u32;
-        let tgt = |col: u32| col - cfg.instr_col(0) as u32;
-        let mut ops: Vec<Op> = prog
-            .code
-            .iter()
-            .map(|&ins| {
-                let Instr { a, b, c } = ins;
-                match ins.opcode().expect("validated") {
-                    Opcode::Halt => Op::Halt,
-                    Opcode::Mov => Op::Mov(slot(b), slot(c)),
-                    Opcode::Add => Op::Add(slot(b), slot(c)),
-                    Opcode::Jmp => Op::Jmp(tgt(c)),
-                    Opcode::Jz => Op::Jz(slot(b), tgt(c)),
-                    Opcode::Jnz => Op::Jnz(slot(b), tgt(c)),
-                    Opcode::Inc => Op::Inc(slot(b)),
-                    Opcode::Dec => Op::Dec(slot(b)),
-                    Opcode::Shl => Op::Shl(slot(b)),
-                    Opcode::Shr => Op::Shr(slot(b)),
-                    Opcode::Cmp => Op::Cmp(slot(b), tgt(c)),
-                    Opcode::Load => Op::Load(slot(b), slot(c)),
-                    Opcode::And => Op::And(slot(b), slot(c)),
-                    Opcode::Or => Op::Or(slot(b), slot(c)),
-                    Opcode::Xor => Op::Xor(slot(b), slot(c)),
-                    Opcode::Sub => Op::Sub(slot(b), slot(c)),
-                    Opcode::Find => Op::Find(slot(b), slot(c)),
-                    Opcode::Swap => Op::Swap(slot(b), slot(c)),
-                    Opcode::Cmov => Op::Cmov(slot(b), slot(c)),
-                    Opcode::Mulacc => Op::Mulacc(slot(b), slot(c)),
-                    Opcode::Store => Op::Store(slot(b), slot(c)),
-                    Opcode::Subleq => Op::Subleq(slot(a), slot(b), tgt(c)),
-                }
-            })
-            .collect();
+        let mut ops: Vec<Op> = prog.code.iter().map(|&ins| Op::decode(ins, &prog.config)).collect();
         for t in &prog.traps {
-            ops[t.index] = Op::Trap;
+            ops[t.index] = Op::TRAP;
         }
-        ops.push(Op::Halt);
+        ops.push(Op::HALT);
         Ok(Interp { prog: prog.clone(), ops, mem: prog.data.clone(), k: Some(0), steps: 0, status: Status::Running })
     }
 
@@ -122,79 +89,78 @@ impl Interp {
             if steps >= max_steps {
                 break Status::Budget;
             }
-            let op = self.ops[k];
+            let Op { op, trap, a, b, c } = self.ops[k];
+            let (a, b, c) = (a as usize, b as usize, c as usize);
             let mut next = k + 1;
             match op {
-                Op::Halt => {
+                Opcode::Halt if trap => {
+                    let t = self.prog.trap_at(k).expect("invariant: a trap op has a trap");
+                    break Status::Fault { pc: cfg.instr_col(k), message: t.message.clone() };
+                }
+                Opcode::Halt => {
                     steps += 1;
                     self.k = None;
                     break Status::Halted;
                 }
-                Op::Trap => {
-                    let t = self.prog.trap_at(k).expect("trap op has a trap");
-                    break Status::Fault { pc: cfg.instr_col(k), message: t.message.clone() };
-                }
-                Op::Mov(b, c) => mem[b as usize] = mem[c as usize],
-                Op::Add(b, c) => mem[b as usize] = w(mem[b as usize].wrapping_add(mem[c as usize])),
-                Op::Jmp(t) => next = t as usize,
-                Op::Jz(b, t) => {
-                    if mem[b as usize] == 0 {
-                        next = t as usize
+                Opcode::Mov => mem[b] = mem[c],
+                Opcode::Add => mem[b] = w(mem[b].wrapping_add(mem[c])),
+                Opcode::Jmp => next = c,
+                Opcode::Jz => {
+                    if mem[b] == 0 {
+                        next = c
                     }
                 }
-                Op::Jnz(b, t) => {
-                    if mem[b as usize] != 0 {
-                        next = t as usize
+                Opcode::Jnz => {
+                    if mem[b] != 0 {
+                        next = c
                     }
                 }
-                Op::Inc(b) => mem[b as usize] = w(mem[b as usize].wrapping_add(1)),
-                Op::Dec(b) => mem[b as usize] = w(mem[b as usize].wrapping_sub(1)),
-                Op::Shl(b) => mem[b as usize] = w(mem[b as usize] << 1),
-                Op::Shr(b) => mem[b as usize] >>= 1,
-                Op::Cmp(b, t) => {
-                    if mem[b as usize] < 0 {
-                        next = t as usize
+                Opcode::Cmp => {
+                    if mem[b] < 0 {
+                        next = c
                     }
                 }
-                Op::And(b, c) => mem[b as usize] &= mem[c as usize],
-                Op::Or(b, c) => mem[b as usize] |= mem[c as usize],
-                Op::Xor(b, c) => mem[b as usize] ^= mem[c as usize],
-                Op::Sub(b, c) => mem[b as usize] = w(mem[b as usize].wrapping_sub(mem[c as usize])),
-                Op::Swap(b, c) => mem.swap(b as usize, c as usize),
-                Op::Cmov(b, c) => {
-                    if mem[b as usize] < 0 {
-                        mem[b as usize] = mem[c as usize]
+                Opcode::Inc => mem[b] = w(mem[b].wrapping_add(1)),
+                Opcode::Dec => mem[b] = w(mem[b].wrapping_sub(1)),
+                Opcode::Shl => mem[b] = w(mem[b] << 1),
+                Opcode::Shr => mem[b] >>= 1,
+                Opcode::And => mem[b] &= mem[c],
+                Opcode::Or => mem[b] |= mem[c],
+                Opcode::Xor => mem[b] ^= mem[c],
+                Opcode::Sub => mem[b] = w(mem[b].wrapping_sub(mem[c])),
+                Opcode::Swap => mem.swap(b, c),
+                Opcode::Cmov => {
+                    if mem[b] < 0 {
+                        mem[b] = mem[c]
                     }
                 }
-                Op::Mulacc(b, c) => {
-                    let v = mem[b as usize];
-                    let add = if v < 0 { mem[c as usize] } else { 0 };
-                    mem[b as usize] = w((v << 1).wrapping_add(add));
+                Opcode::Mulacc => {
+                    let v = mem[b];
+                    let add = if v < 0 { mem[c] } else { 0 };
+                    mem[b] = w((v << 1).wrapping_add(add));
                 }
-                Op::Subleq(a, b, t) => {
-                    let r = w(mem[b as usize].wrapping_sub(mem[a as usize]));
-                    mem[b as usize] = r;
+                Opcode::Subleq => {
+                    let r = w(mem[b].wrapping_sub(mem[a]));
+                    mem[b] = r;
                     if r <= 0 {
-                        next = t as usize
+                        next = c
                     }
                 }
-                Op::Load(..) | Op::Store(..) | Op::Find(..) => {
-                    let ins = self.prog.code[k];
-                    if let Some(message) = precheck(&cfg, ins, mem) {
+                Opcode::Load | Opcode::Store | Opcode::Find => {
+                    if let Some(message) = precheck(&cfg, self.prog.code[k], mem) {
                         break Status::Fault { pc: cfg.instr_col(k), message };
                     }
                     match op {
-                        Op::Load(b, c) => mem[b as usize] = mem[cfg.unsigned(mem[c as usize]) as usize],
-                        Op::Store(b, c) => {
-                            let ptr = cfg.unsigned(mem[c as usize]) as usize;
-                            mem[ptr] = mem[b as usize];
+                        Opcode::Load => mem[b] = mem[cfg.unsigned(mem[c]) as usize],
+                        Opcode::Store => {
+                            let ptr = cfg.unsigned(mem[c]) as usize;
+                            mem[ptr] = mem[b];
                         }
-                        Op::Find(b, c) => {
-                            let v = mem[c as usize];
-                            let i = mem.iter().position(|&x| x == v).expect("prechecked");
-                            mem[b as usize] = w(i as i32);
+                        _ => {
+                            let v = mem[c];
+                            let i = mem.iter().position(|&x| x == v).expect("invariant: FIND was prechecked");
+                            mem[b] = w(i as i32);
                         }
-                        _ => unreachable!(),
                     }
                 }
             }

@@ -26,33 +26,35 @@ pub enum Operand {
     Target,
 }
 
-/// The 22 operations. The discriminant is the extended opcode (`a` field);
-/// SUBLEQ has none because its `a` is an address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[repr(u8)]
-pub enum Opcode {
-    Halt = 0,
-    Mov = 1,
-    Add = 2,
-    Jmp = 3,
-    Jz = 4,
-    Jnz = 5,
-    Inc = 6,
-    Dec = 7,
-    Shl = 8,
-    Shr = 9,
-    Cmp = 10,
-    Load = 11,
-    And = 12,
-    Or = 13,
-    Xor = 14,
-    Sub = 15,
-    Find = 16,
-    Swap = 17,
-    Cmov = 18,
-    Mulacc = 19,
-    Store = 20,
-    Subleq = 32,
+/// Declares the operations once: the [`Opcode`] enum (discriminant = the
+/// extended opcode, the `a` field) and the [`OPS`] table are both generated
+/// from this list, as wasmi's `for_each_op!` does, so adding an operation is
+/// one row. Rows are in opcode order with SUBLEQ last (a test checks it).
+macro_rules! isa_table {
+    ($( $variant:ident = $code:literal, $mnemonic:literal, a: $a:ident, b: $b:ident, c: $c:ident,
+        branches: $branches:literal, $semantics:literal, $doc:literal; )*) => {
+        /// The operations. The discriminant is the extended opcode (`a` field);
+        /// SUBLEQ's is only a marker, because its `a` is an address.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        #[repr(u8)]
+        pub enum Opcode {
+            $( $variant = $code, )*
+        }
+
+        /// The table. Order = opcode order; SUBLEQ last.
+        pub const OPS: [OpInfo; [$( $mnemonic ),*].len()] = [
+            $( OpInfo {
+                op: Opcode::$variant,
+                mnemonic: $mnemonic,
+                a: $a,
+                b: $b,
+                c: $c,
+                semantics: $semantics,
+                doc: $doc,
+                branches: $branches,
+            }, )*
+        ];
+    };
 }
 
 /// One row of the ISA table.
@@ -74,51 +76,56 @@ pub struct OpInfo {
 
 use Operand::{Mem, None as Nil, Target};
 
-/// The table. Order = opcode order; SUBLEQ last.
-pub const OPS: [OpInfo; 22] = [
-    op(Opcode::Halt, "HALT", Nil, Nil, true, "PC ← 0", "Stops the machine. Both operands must be 0."),
-    op(Opcode::Mov, "MOV", Mem, Mem, false, "M[b] ← M[c]", "Copies the word at c into b."),
-    op(Opcode::Add, "ADD", Mem, Mem, false, "M[b] ← M[b] + M[c]", "Adds c to b, wrapping to N bits."),
-    op(Opcode::Jmp, "JMP", Nil, Target, true, "PC ← c", "Jumps to instruction c unconditionally."),
-    op(Opcode::Jz, "JZ", Mem, Target, true, "if M[b] = 0: PC ← c", "Jumps to c when b is zero."),
-    op(Opcode::Jnz, "JNZ", Mem, Target, true, "if M[b] ≠ 0: PC ← c", "Jumps to c when b is not zero."),
-    op(Opcode::Inc, "INC", Mem, Nil, false, "M[b] ← M[b] + 1", "Adds one to b, wrapping."),
-    op(Opcode::Dec, "DEC", Mem, Nil, false, "M[b] ← M[b] − 1", "Subtracts one from b, wrapping."),
-    op(Opcode::Shl, "SHL", Mem, Nil, false, "M[b] ← M[b] << 1", "Shifts b left by one bit; the top bit is lost."),
-    op(Opcode::Shr, "SHR", Mem, Nil, false, "M[b] ← M[b] >> 1", "Shifts b right by one bit, keeping the sign (arithmetic shift)."),
-    op(Opcode::Cmp, "CMP", Mem, Target, true, "if M[b] < 0: PC ← c", "Jumps to c when b is negative; b is unchanged."),
-    op(Opcode::Load, "LOAD", Mem, Mem, false, "M[b] ← M[s + M[c]]", "Indirect read: c holds a slot index, read as an unsigned N-bit number; an index outside memory faults."),
-    op(Opcode::And, "AND", Mem, Mem, false, "M[b] ← M[b] & M[c]", "Bitwise AND of b and c into b."),
-    op(Opcode::Or, "OR", Mem, Mem, false, "M[b] ← M[b] | M[c]", "Bitwise OR of b and c into b."),
-    op(Opcode::Xor, "XOR", Mem, Mem, false, "M[b] ← M[b] ^ M[c]", "Bitwise XOR of b and c into b."),
-    op(Opcode::Sub, "SUB", Mem, Mem, false, "M[b] ← M[b] − M[c]", "Subtracts c from b, wrapping to N bits."),
-    op(Opcode::Find, "FIND", Mem, Mem, false, "M[b] ← i where M[s + i] = M[c]", "Content search: the slot index holding the value of c. The value must occur exactly once in memory, otherwise the step faults."),
-    op(Opcode::Swap, "SWAP", Mem, Mem, false, "M[b] ↔ M[c]", "Exchanges b and c in one step (a no-op when b = c)."),
-    op(Opcode::Cmov, "CMOV", Mem, Mem, false, "if M[b] < 0: M[b] ← M[c]", "Conditional move: replaces b with c when b is negative."),
-    op(Opcode::Mulacc, "MULACC", Mem, Mem, false, "M[b] ← (M[b] << 1) + (MSB(M[b]) ? M[c] : 0)", "One shift-and-add multiplication step; N steps with b = multiplier and c = multiplicand leave the product in b."),
-    op(Opcode::Store, "STORE", Mem, Mem, false, "M[s + M[c]] ← M[b]", "Indirect write: c holds a slot index, read as an unsigned N-bit number; an index outside memory faults."),
-    OpInfo {
-        op: Opcode::Subleq,
-        mnemonic: "SUBLEQ",
-        a: Mem,
-        b: Mem,
-        c: Target,
-        semantics: "M[b] ← M[b] − M[a]; if M[b] ≤ 0: PC ← c",
-        doc: "Subtract and branch if the result is not positive. Encoded with a = the column of the subtrahend (a ≥ 32).",
-        branches: true,
-    },
-];
-
-const fn op(
-    op: Opcode,
-    mnemonic: &'static str,
-    b: Operand,
-    c: Operand,
-    branches: bool,
-    semantics: &'static str,
-    doc: &'static str,
-) -> OpInfo {
-    OpInfo { op, mnemonic, a: Nil, b, c, semantics, doc, branches }
+isa_table! {
+    Halt = 0, "HALT", a: Nil, b: Nil, c: Nil, branches: true,
+        "PC ← 0", "Stops the machine. Both operands must be 0.";
+    Mov = 1, "MOV", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[c]", "Copies the word at c into b.";
+    Add = 2, "ADD", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[b] + M[c]", "Adds c to b, wrapping to N bits.";
+    Jmp = 3, "JMP", a: Nil, b: Nil, c: Target, branches: true,
+        "PC ← c", "Jumps to instruction c unconditionally.";
+    Jz = 4, "JZ", a: Nil, b: Mem, c: Target, branches: true,
+        "if M[b] = 0: PC ← c", "Jumps to c when b is zero.";
+    Jnz = 5, "JNZ", a: Nil, b: Mem, c: Target, branches: true,
+        "if M[b] ≠ 0: PC ← c", "Jumps to c when b is not zero.";
+    Inc = 6, "INC", a: Nil, b: Mem, c: Nil, branches: false,
+        "M[b] ← M[b] + 1", "Adds one to b, wrapping.";
+    Dec = 7, "DEC", a: Nil, b: Mem, c: Nil, branches: false,
+        "M[b] ← M[b] − 1", "Subtracts one from b, wrapping.";
+    Shl = 8, "SHL", a: Nil, b: Mem, c: Nil, branches: false,
+        "M[b] ← M[b] << 1", "Shifts b left by one bit; the top bit is lost.";
+    Shr = 9, "SHR", a: Nil, b: Mem, c: Nil, branches: false,
+        "M[b] ← M[b] >> 1", "Shifts b right by one bit, keeping the sign (arithmetic shift).";
+    Cmp = 10, "CMP", a: Nil, b: Mem, c: Target, branches: true,
+        "if M[b] < 0: PC ← c", "Jumps to c when b is negative; b is unchanged.";
+    Load = 11, "LOAD", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[s + M[c]]",
+        "Indirect read: c holds a slot index, read as an unsigned N-bit number; an index outside memory faults.";
+    And = 12, "AND", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[b] & M[c]", "Bitwise AND of b and c into b.";
+    Or = 13, "OR", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[b] | M[c]", "Bitwise OR of b and c into b.";
+    Xor = 14, "XOR", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[b] ^ M[c]", "Bitwise XOR of b and c into b.";
+    Sub = 15, "SUB", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← M[b] − M[c]", "Subtracts c from b, wrapping to N bits.";
+    Find = 16, "FIND", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← i where M[s + i] = M[c]",
+        "Content search: the slot index holding the value of c. The value must occur exactly once in memory, otherwise the step faults.";
+    Swap = 17, "SWAP", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ↔ M[c]", "Exchanges b and c in one step (a no-op when b = c).";
+    Cmov = 18, "CMOV", a: Nil, b: Mem, c: Mem, branches: false,
+        "if M[b] < 0: M[b] ← M[c]", "Conditional move: replaces b with c when b is negative.";
+    Mulacc = 19, "MULACC", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← (M[b] << 1) + (MSB(M[b]) ? M[c] : 0)",
+        "One shift-and-add multiplication step; N steps with b = multiplier and c = multiplicand leave the product in b.";
+    Store = 20, "STORE", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[s + M[c]] ← M[b]",
+        "Indirect write: c holds a slot index, read as an unsigned N-bit number; an index outside memory faults.";
+    Subleq = 32, "SUBLEQ", a: Mem, b: Mem, c: Target, branches: true,
+        "M[b] ← M[b] − M[a]; if M[b] ≤ 0: PC ← c",
+        "Subtract and branch if the result is not positive. Encoded with a = the column of the subtrahend (a ≥ 32).";
 }
 
 impl Opcode {

@@ -11,6 +11,8 @@ pub mod config;
 pub mod demos;
 pub mod diag;
 pub mod engine;
+pub mod export;
+pub mod frontend;
 pub mod host;
 pub mod image;
 pub mod interp;
@@ -19,6 +21,7 @@ pub mod machine;
 pub mod pace;
 pub mod report;
 pub mod state;
+pub mod trace;
 #[cfg(feature = "wasm")]
 pub mod wasm;
 

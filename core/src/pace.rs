@@ -1,32 +1,24 @@
-//! Running to a wall-clock budget, for a page that must yield to the browser
-//! every frame: [`run_for`] runs any engine in chunks, reading a
-//! caller-supplied clock (milliseconds: `performance.now()` in wasm,
-//! `Instant` natively) between chunks, and sizes the chunks from the measured
-//! rate so the clock is read a few times per budget, not every step.
+//! Running to a wall-clock budget, for a page (or a worker) that must yield
+//! regularly: [`Pacer::run_for`] runs in chunks, reading a caller-supplied
+//! clock (milliseconds: `performance.now()` in wasm, `Instant` natively)
+//! between chunks, and sizes the chunks from the measured rate so the clock is
+//! read a few times per budget, not every step. The chunk size stays within
+//! `1..=MAX_CHUNK` whatever the clock says (a chunk that doubled without bound
+//! once wrapped to zero and froze limited-speed runs).
 
-use crate::engine::Engine;
-use crate::state::Status;
+/// The largest chunk: even an interpreter at 500 M steps/s returns within a few ms.
+pub const MAX_CHUNK: u64 = 1 << 20;
 
-/// What one call to [`run_for`] did.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+/// What one call to [`Pacer::run_for`] did.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Slice {
     pub steps: u64,
     pub ms: f64,
-    /// As [`Engine::run`] returns it (`Budget` when the time or the step budget ran out).
-    pub status: Status,
+    /// Whether the runner asked to stop (a break, a frame, the end), rather than the time or step budget.
+    pub stopped: bool,
 }
 
-impl Slice {
-    pub fn steps_per_sec(&self) -> f64 {
-        if self.ms > 0.0 {
-            self.steps as f64 * 1000.0 / self.ms
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Steps per chunk, adapted to the engine's speed across calls.
+/// Steps per chunk, adapted to the machine's speed across calls.
 #[derive(Clone, Debug)]
 pub struct Pacer {
     chunk: u64,
@@ -34,38 +26,51 @@ pub struct Pacer {
 
 impl Default for Pacer {
     fn default() -> Pacer {
-        Pacer { chunk: 16 }
+        Pacer { chunk: 1 }
     }
 }
 
 impl Pacer {
-    /// Runs until `budget_ms` have passed on `clock`, the machine stops, a
-    /// break is hit or `max_steps` steps in total are done.
+    /// The chunk the next call starts with.
+    pub fn chunk(&self) -> u64 {
+        self.chunk
+    }
+
+    /// Starts again from one-step chunks (a run on another machine size may be far slower).
+    pub fn restart(&mut self) {
+        self.chunk = 1;
+    }
+
+    /// Calls `run(n)` with chunks of at most `n` steps until `budget_ms` have
+    /// passed on `clock`, `max_steps` steps are done, or `run` says it stopped.
+    /// `run` returns the steps it executed and whether it stopped early.
     pub fn run_for(
         &mut self,
-        engine: &mut dyn Engine,
         budget_ms: f64,
         max_steps: u64,
-        breaks: Option<&[bool]>,
         clock: &mut dyn FnMut() -> f64,
+        run: &mut dyn FnMut(u64) -> (u64, bool),
     ) -> Slice {
-        let (start, first) = (clock(), engine.steps());
+        let start = clock();
+        let mut steps = 0;
         loop {
-            let t0 = clock();
-            let target = engine.steps().saturating_add(self.chunk).min(max_steps);
-            let status = engine.run(target, breaks);
-            let now = clock();
-            // Aim at chunks of about a quarter of the budget.
-            let per_step = (now - t0) / self.chunk as f64;
-            if per_step > 0.0 {
-                self.chunk = ((budget_ms / 4.0 / per_step) as u64).clamp(1, 1 << 20);
-            } else {
-                self.chunk = (self.chunk * 2).min(1 << 20);
+            let chunk = self.chunk.min(max_steps - steps);
+            if chunk == 0 {
+                return Slice { steps, ms: clock() - start, stopped: false };
             }
-            let done = status != Status::Budget || engine.steps() >= max_steps || now - start >= budget_ms;
-            if done {
-                let steps = engine.steps() - first;
-                return Slice { steps, ms: now - start, status };
+            let t0 = clock();
+            let (ran, stopped) = run(chunk);
+            let now = clock();
+            steps += ran;
+            // Aim at chunks of about a quarter of the budget.
+            let per_step = (now - t0) / ran.max(1) as f64;
+            self.chunk = if per_step > 0.0 {
+                ((budget_ms / 4.0 / per_step) as u64).clamp(1, MAX_CHUNK)
+            } else {
+                self.chunk.saturating_mul(2).min(MAX_CHUNK)
+            };
+            if stopped || steps >= max_steps || now - start >= budget_ms {
+                return Slice { steps, ms: now - start, stopped };
             }
         }
     }
@@ -74,28 +79,47 @@ impl Pacer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{asm::assemble, Config, Interp};
+
+    /// A fake clock advancing `step` ms per reading.
+    fn clock(step: f64) -> impl FnMut() -> f64 {
+        let mut t = 0.0;
+        move || {
+            t += step;
+            t
+        }
+    }
 
     #[test]
-    fn stops_on_the_clock_on_halt_and_on_the_step_budget() {
-        let src = ".data n = 0\nloop: INC n\nJMP loop";
-        let prog = assemble(src, Config::preset("tiny").unwrap()).unwrap();
-        let mut e = Interp::new(&prog).unwrap();
-        // A fake clock advancing 1 ms per reading.
-        let mut t = 0.0;
-        let mut clock = || {
-            t += 1.0;
-            t
-        };
+    fn stops_on_the_clock_on_the_step_budget_and_when_asked() {
         let mut p = Pacer::default();
-        let s = p.run_for(&mut e, 5.0, u64::MAX, None, &mut clock);
-        assert_eq!(s.status, Status::Budget);
-        assert!(s.ms >= 5.0 && s.steps > 0 && s.steps == e.steps());
-        let until = e.steps() + 10;
-        let s = p.run_for(&mut e, 1e9, until, None, &mut clock);
+        let mut total = 0;
+        let mut count = |n: u64| {
+            total += n;
+            (n, false)
+        };
+        let s = p.run_for(5.0, u64::MAX, &mut clock(1.0), &mut count);
+        assert!(s.ms >= 5.0 && s.steps > 0 && !s.stopped);
+        let s = p.run_for(1e9, 10, &mut clock(1.0), &mut count);
         assert_eq!(s.steps, 10);
-        let halting = assemble("INC n\nHALT\n.data n = 0", Config::preset("tiny").unwrap()).unwrap();
-        let mut h = Interp::new(&halting).unwrap();
-        assert_eq!(p.run_for(&mut h, 1e9, u64::MAX, None, &mut clock).status, Status::Halted);
+        let mut left = 3;
+        let mut halting = |n: u64| {
+            let ran = n.min(left);
+            left -= ran;
+            (ran, left == 0)
+        };
+        assert!(p.run_for(1e9, u64::MAX, &mut clock(1.0), &mut halting).stopped);
+    }
+
+    #[test]
+    fn the_chunk_stays_in_range_when_the_clock_does_not_move() {
+        // A clock too coarse to see a chunk (or a limited speed allowing one
+        // step per call): thousands of calls must never wrap the chunk to 0.
+        let mut p = Pacer::default();
+        let mut frozen = || 0.0;
+        for _ in 0..10_000 {
+            let s = p.run_for(8.0, 1, &mut frozen, &mut |n| (n, false));
+            assert_eq!(s.steps, 1);
+        }
+        assert!((1..=MAX_CHUNK).contains(&p.chunk()));
     }
 }

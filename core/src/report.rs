@@ -3,37 +3,127 @@
 //!
 //! `{"status": "halted"|"fault"|"budget", "steps": int, "pc": int,
 //!   "vars": {name: int | [int, …]}, "fault": null | {"message": str, "line": int|null}}`
+//!
+//! [`Vars`] is also what the playground's session protocol sends, so every
+//! front end names variables the same way.
 
 use crate::image::Program;
 use crate::state::Status;
-use serde_json::{json, Map, Value};
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A variable's value: one word, or an array's words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Scalar(i32),
+    Array(Vec<i32>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Scalar(v) => write!(f, "{v}"),
+            Value::Array(xs) => {
+                let items: Vec<String> = xs.iter().map(i32::to_string).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+        }
+    }
+}
+
+/// Named variables in declaration order; serialised as a JSON object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Vars(pub Vec<(String, Value)>);
+
+impl Vars {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &(String, Value)> {
+        self.0.iter()
+    }
+}
+
+impl Serialize for Vars {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Vars {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Vars, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Vars;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of variables")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vars, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Vars(out))
+            }
+        }
+        d.deserialize_map(Entries)
+    }
+}
+
+/// Why a run stopped early, with the source line when known.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    pub message: String,
+    pub line: Option<u32>,
+}
+
+/// The report of a finished (or stopped) run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// `"halted"`, `"fault"` or `"budget"`.
+    pub status: String,
+    pub steps: u64,
+    pub pc: usize,
+    pub vars: Vars,
+    pub fault: Option<Fault>,
+}
 
 /// Builds the report from a finished (or stopped) run.
-pub fn run_report(prog: &Program, status: &Status, steps: u64, pc: usize, mem: &[i32]) -> Value {
-    let fault = match status {
-        Status::Fault { pc, message } => {
-            json!({ "message": message, "line": prog.line_at_pc(*pc) })
-        }
-        _ => Value::Null,
-    };
-    let status = match status {
+pub fn run_report(prog: &Program, status: &Status, steps: u64, pc: usize, mem: &[i32]) -> Report {
+    let status_name = match status {
         Status::Running => "budget",
         s => s.name(),
     };
-    json!({ "status": status, "steps": steps, "pc": pc, "vars": vars(prog, mem), "fault": fault })
+    Report { status: status_name.to_owned(), steps, pc, vars: vars(prog, mem), fault: fault(prog, status) }
+}
+
+/// The fault of a status, located.
+pub fn fault(prog: &Program, status: &Status) -> Option<Fault> {
+    match status {
+        Status::Fault { pc, message } => Some(Fault { message: message.clone(), line: prog.line_at_pc(*pc) }),
+        _ => None,
+    }
 }
 
 /// Every visible named variable with its signed value. A name declared in
 /// several scopes is keyed `scope.name` so no variable is lost.
-pub fn vars(prog: &Program, mem: &[i32]) -> Map<String, Value> {
+pub fn vars(prog: &Program, mem: &[i32]) -> Vars {
     let visible: Vec<_> = prog.symbols.iter().filter(|s| !s.hidden).collect();
-    let mut out = Map::new();
+    let mut out = Vec::new();
     for s in &visible {
         let shared = visible.iter().filter(|o| o.name == s.name).count() > 1;
         let key = if shared { format!("{}.{}", s.scope, s.name) } else { s.name.clone() };
         let words = &mem[s.slot..s.slot + s.len];
-        let v = if s.is_array { json!(words) } else { json!(words[0]) };
-        out.insert(key, v);
+        let v = if s.is_array { Value::Array(words.to_vec()) } else { Value::Scalar(words[0]) };
+        out.push((key, v));
     }
-    out
+    Vars(out)
 }

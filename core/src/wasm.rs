@@ -5,7 +5,7 @@
 //! the same one the CLI prints (`loom run --json`, see [`crate::report`]) and a
 //! caller needs nothing but `JSON.parse`. Front ends are chosen by name
 //! (`lang = "c" | "asm"`), engines too (`engine = "sparse" | "dense" |
-//! "interp"`, see [`crate::engine::by_name`]).
+//! "interp"`, see [`crate::frontend`]).
 //!
 //! ```js
 //! import init, { runProgram } from "./loom_core.js";
@@ -15,10 +15,9 @@
 
 use crate::config::{Config, PRESETS};
 use crate::diag::{render_all, Diagnostic};
-use crate::engine::{by_name, Engine};
+use crate::frontend::{build, EngineKind, Lang};
 use crate::image::Program;
 use crate::report::run_report;
-use crate::{asm, compiler};
 use wasm_bindgen::prelude::*;
 
 /// The file name diagnostics are rendered against.
@@ -44,7 +43,7 @@ pub fn configs() -> String {
 #[wasm_bindgen]
 pub fn check(lang: &str, source: &str, config: &str) -> Result<String, JsError> {
     let config = preset(config).map_err(|e| JsError::new(&e))?;
-    let diags = match build(lang, source, config) {
+    let diags = match program(lang, source, config) {
         Ok(_) => Vec::new(),
         Err(Failure::Source(d)) => d,
         Err(Failure::Request(e)) => return Err(JsError::new(&e)),
@@ -63,30 +62,22 @@ pub fn run_program(lang: &str, source: &str, config: &str, engine: &str, max_ste
         Failure::Request(e) => JsError::new(&e),
     };
     let config = preset(config).map_err(|e| JsError::new(&e))?;
-    let prog = build(lang, source, config).map_err(fail)?;
-    let mut machine = start(engine, &prog).map_err(fail)?;
+    let prog = program(lang, source, config).map_err(fail)?;
+    let kind = EngineKind::by_name(engine).map_err(|e| JsError::new(&e))?;
+    let mut machine = kind.start(&prog).map_err(|e| JsError::new(&e.to_string()))?;
     let status = machine.run(u64::from(max_steps), None);
     let state = machine.state();
-    Ok(run_report(&prog, &status, machine.steps(), state.pc, &state.mem).to_string())
+    Ok(serde_json::to_string(&run_report(&prog, &status, machine.steps(), state.pc, &state.mem))
+        .expect("reports serialise"))
 }
 
 fn preset(name: &str) -> Result<Config, String> {
     Config::preset(name).map_err(|e| e.to_string())
 }
 
-/// The front ends by language name.
-fn build(lang: &str, source: &str, config: Config) -> Result<Program, Failure> {
-    match lang {
-        "asm" => asm::assemble(source, config).map_err(Failure::Source),
-        "c" => {
-            let c = compiler::compile(source, config);
-            c.program.ok_or_else(|| Failure::Source(c.diagnostics.into_iter().filter(Diagnostic::is_error).collect()))
-        }
-        other => Err(Failure::Request(format!("unknown language `{other}` (languages: c, asm)"))),
-    }
-}
-
-/// The engines by name.
-fn start(engine: &str, prog: &Program) -> Result<Box<dyn Engine>, Failure> {
-    by_name(engine, prog).map_err(Failure::Request)
+/// Builds through the façade; only errors fail the request (warnings do not).
+fn program(lang: &str, source: &str, config: Config) -> Result<Program, Failure> {
+    let lang = Lang::by_name(lang).map_err(Failure::Request)?;
+    let c = build(lang, source, config);
+    c.program.ok_or_else(|| Failure::Source(c.diagnostics.into_iter().filter(Diagnostic::is_error).collect()))
 }

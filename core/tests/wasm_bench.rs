@@ -6,7 +6,8 @@
 //! the classic Sudoku on the transformer and reports the wall time.
 #![cfg(target_arch = "wasm32")]
 
-use loom_core::{bench, engine};
+use loom_core::bench;
+use loom_core::frontend::EngineKind;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -32,8 +33,8 @@ fn sparse_engine_steps_per_second_in_the_browser() {
     for c in &mut warm {
         (c.engines, c.steps) = (vec!["sparse"], Some(100_000));
     }
-    bench::run_with(&warm, engine::by_name, &mut clock).unwrap();
-    let rows = bench::run_with(&cases, engine::by_name, &mut clock).unwrap();
+    bench::run_with(&warm, EngineKind::start_by_name, &mut clock).unwrap();
+    let rows = bench::run_with(&cases, EngineKind::start_by_name, &mut clock).unwrap();
     for r in &rows {
         console_log!(
             "wasm {:<26} {:<7} {:<8} {:>8} steps {:>8.3} s {:>10.0} steps/s",

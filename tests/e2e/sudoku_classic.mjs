@@ -2,51 +2,44 @@
 // (dist/) at full speed on the sparse transformer, with the page drawing as
 // it goes, and prints the wall time. Takes a minute or so.
 //
-//   trunk build --release && node tests/e2e/sudoku_classic.mjs
+//   trunk build --release && node tests/e2e/sudoku_classic.mjs [chromium|firefox|webkit]
 
-import { chromium } from "playwright-core";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { serve } from "./serve.mjs";
+import { join } from "node:path";
+import { serve } from "../../scripts/serve.mjs";
+import { startDriver } from "./harness/browsers.mjs";
+import { Page, tid, until } from "./harness/page.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const browser = process.argv[2] ?? "chromium";
 const LIMIT_MS = 600_000;
 
-const { server, url } = await serve(join(ROOT, "dist"));
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const { server, url } = await serve(join(import.meta.dirname, "..", "..", "dist"));
+const driver = await startDriver(browser);
+const session = await driver.session();
 try {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(url);
-  const text = (id) => page.getByTestId(id).innerText();
-  const until = async (what, probe, limit = 30_000) => {
-    const end = Date.now() + limit;
-    while (Date.now() < end) {
-      if (await probe()) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  };
-  await page.getByTestId("demo").selectOption("sudoku");
-  await until("the demo to load", async () => (await text("status")).includes("loaded"));
-  const example = page.getByTestId("demo-example");
-  const value = await example
-    .locator("option")
-    .evaluateAll((os) => os.find((o) => o.textContent.startsWith("Classic"))?.value);
+  const page = new Page(session, { browser, base: url, out: "/tmp" });
+  await page.setViewport(1400, 900);
+  await page.open();
+  await page.select(tid("demo"), "sudoku");
+  await page.expectText("status", "loaded");
+  const value = await page.eval(
+    (s) => [...document.querySelectorAll(`${s} option`)].find((o) => o.textContent.startsWith("Classic"))?.value,
+    tid("demo-example"),
+  );
   if (value === undefined) throw new Error("no Classic example");
-  await example.selectOption(value);
-  await page.getByTestId("speed").selectOption("0");
+  await page.select(tid("demo-example"), value);
+  await page.select(tid("speed"), "0");
   const start = Date.now();
-  await page.getByTestId("run").click();
-  await until("the solver to halt", async () => (await text("status")).includes("halted"), LIMIT_MS);
+  await page.click(tid("run"));
+  await until("the solver to halt", async () => (await page.text("status")).includes("halted"), LIMIT_MS);
   const seconds = (Date.now() - start) / 1000;
-  const steps = Number(await text("step-count"));
-  const verdict = await text("demo-status");
+  const steps = await page.steps();
+  const verdict = await page.text("demo-status");
   console.log(
-    `Sudoku classic in the page: ${steps} steps in ${seconds.toFixed(1)} s ` +
+    `Sudoku classic in the page (${browser}): ${steps} steps in ${seconds.toFixed(1)} s ` +
       `(${Math.round(steps / seconds)} steps/s) on the sparse transformer; the panel says: ${verdict}`,
   );
 } finally {
-  await browser.close();
+  await session.quit();
+  await driver.stop();
   server.close();
 }

@@ -7,18 +7,16 @@
 //! A memory column is `config.mem_col(slot)`; the symbol table maps slots to
 //! array elements.
 
-use loom_core::machine::trace::StepTrace;
+use loom_core::frontend::{HeadRole, StepTrace};
 use loom_core::Config;
 
-/// One head's match in one step: (layer name, head name, source column, target columns).
-pub type AttnMatch = (String, String, usize, Vec<usize>);
-
-/// The layer whose heads write memory (`"L5 write"`); every other head that
-/// lands on a memory column is reading it. L5's "write b" head matches operand
-/// b of every instruction (adding a zero difference when nothing changes), so a
-/// step that only tests an element in place (`JNZ values[0]`) also counts as a
-/// write: the attention did touch it.
-const WRITE_LAYER: &str = "L5";
+/// One head's match in one step: (the head's role, source column, target columns).
+/// Heads whose role writes memory (L5's) write what they match; every other
+/// head that lands on a memory column is reading it. L5's "write b" head
+/// matches operand b of every instruction (adding a zero difference when
+/// nothing changes), so a step that only tests an element in place
+/// (`JNZ values[0]`) also counts as a write: the attention did touch it.
+pub type AttnMatch = (HeadRole, usize, Vec<usize>);
 
 /// Column 0, where the instruction is decoded (spec §3).
 const WORKING_COLUMN: usize = 0;
@@ -30,11 +28,7 @@ pub fn trace_matches(trace: &StepTrace) -> Vec<AttnMatch> {
     trace
         .layers
         .iter()
-        .flat_map(|l| {
-            l.heads.iter().flat_map(move |h| {
-                h.matches.iter().map(move |m| (l.name.to_owned(), h.name.to_owned(), m.source, m.targets.clone()))
-            })
-        })
+        .flat_map(|l| l.heads.iter().flat_map(|h| h.matches.iter().map(move |m| (h.role, m.source, m.targets.clone()))))
         .collect()
 }
 
@@ -49,8 +43,8 @@ pub struct Touched {
 pub fn touched(cfg: &Config, first: usize, len: usize, matches: &[AttnMatch]) -> Touched {
     let columns = cfg.mem_col(first)..cfg.mem_col(first + len);
     let mut t = Touched::default();
-    for (layer, _, _, targets) in matches.iter().filter(|m| m.2 == WORKING_COLUMN) {
-        let list = if layer.starts_with(WRITE_LAYER) { &mut t.written } else { &mut t.read };
+    for (role, _, targets) in matches.iter().filter(|m| m.1 == WORKING_COLUMN) {
+        let list = if role.writes_memory() { &mut t.written } else { &mut t.read };
         for &col in targets.iter().filter(|&&c| columns.contains(&c)) {
             let index = col - columns.start;
             list.retain(|&i| i != index);

@@ -144,6 +144,17 @@ impl DemoRunner {
         self.queued = rest;
     }
 
+    /// The keys the demo reads at `frame()` (`KeyboardEvent.key`, lower case for letters).
+    pub fn keys(&self) -> Vec<String> {
+        self.meta.inputs.iter().filter(|i| i.when == "frame").flat_map(|i| i.keys.keys().cloned()).collect()
+    }
+
+    /// Whether the demo is a game played with keys: it waits for the first
+    /// key at its first `frame()` rather than playing itself out.
+    pub fn waits_for_key(&self) -> bool {
+        !self.keys().is_empty()
+    }
+
     /// Minimum milliseconds between frames (from the metadata's fps), None =
     /// as fast as possible.
     pub fn frame_interval_ms(&self) -> Option<f64> {

@@ -12,7 +12,7 @@ const STATE_OUTPUTS: [&str; 2] = ["game_over", "solved"];
 /// Suffix of the high word of a two-word counter (`demos/README.md`, point 5).
 const HIGH_WORD: &str = "_hi";
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum DemoView {
     Bars(Info, BarsView),
     Grid(Info, GridView),
@@ -28,7 +28,7 @@ impl DemoView {
 }
 
 /// What every demo shows besides its picture.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Info {
     pub title: String,
     pub how_to_play: String,
@@ -40,7 +40,7 @@ pub struct Info {
     pub problem: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Counter {
     pub label: String,
     /// The output's meaning from the metadata (a tooltip).
@@ -48,7 +48,7 @@ pub struct Counter {
     pub value: i64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Control {
     /// The `KeyboardEvent.key` the button sends to `on_key`.
     pub key: String,
@@ -58,7 +58,7 @@ pub struct Control {
     pub aria: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BarsView {
     pub values: Vec<i32>,
     /// The largest value a bar can have (the full height).
@@ -72,7 +72,7 @@ pub struct BarsView {
     pub algorithm: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GridView {
     pub width: usize,
     pub height: usize,
@@ -84,28 +84,28 @@ pub struct GridView {
     pub game_over: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GridCell {
     pub value: i32,
     pub colour: String,
     pub meaning: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SudokuView {
     /// 81 cells, row by row.
     pub cells: Vec<SudokuCell>,
     pub state: SudokuState,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SudokuCell {
     /// 0 = empty.
     pub digit: u8,
     pub given: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SudokuState {
     Running,
     Solved,

@@ -2,7 +2,7 @@
 //! `every` doubled) when there are too many, so a long run keeps bounded
 //! memory and stepping back replays at most `every` steps.
 
-use super::machine::Snapshot;
+use loom_core::frontend::Snapshot;
 use loom_core::Interp;
 
 /// At most this many snapshots (a default-size tensor is 635 KB).

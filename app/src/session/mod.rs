@@ -8,63 +8,26 @@
 //! reached equals the one stepping forward reached.
 
 mod checkpoints;
-mod machine;
+mod driver;
+pub mod protocol;
 mod view;
 
-pub use machine::{EngineKind, DENSE_MAX_N};
-pub use view::{AttnRow, ListingRow, VarRow};
+pub use driver::{Driver, Next, SPEEDS};
+pub use loom_core::frontend::{EngineKind, Lang, DENSE_MAX_N};
+pub use protocol::{AttnRow, Build, Command, Event, ListingRow, StepBy, View};
+pub use view::VarRow;
 
 use checkpoints::{Checkpoint, Checkpoints};
 use loom_core::diag::{render_all, Diagnostic};
-use loom_core::machine::tensor::Tensor;
-use loom_core::machine::trace::StepTrace;
+use loom_core::frontend::{build, Layout, Machine, StepTrace, Tensor};
 use loom_core::state::{MachineState, Status};
-use loom_core::{asm, compiler, host, Config, Engine, Interp, Program};
-use machine::Machine;
+use loom_core::{host, Config, Engine, Interp, Program};
 
 /// A snapshot every this many steps at first (the interval doubles on long runs).
 const CHECKPOINT_EVERY: u64 = 128;
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
 pub const LINE_BUDGET: u64 = 2_000;
-
-/// The language of the source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    C,
-    Asm,
-}
-
-impl Lang {
-    /// C unless the text looks like assembly (directives or mnemonics, no braces).
-    pub fn detect(source: &str) -> Lang {
-        let code = |l: &&str| !l.trim().is_empty() && !l.trim_start().starts_with(';');
-        let asm_like = |l: &str| {
-            let l = l.trim();
-            let word = l.split_once(':').map_or(l, |(_, rest)| rest).split_whitespace().next().unwrap_or("");
-            l.starts_with(".data") || loom_core::isa::Opcode::from_mnemonic(word).is_some()
-        };
-        if source.contains('{') || !source.lines().filter(code).any(asm_like) {
-            Lang::C
-        } else {
-            Lang::Asm
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Lang::C => "C",
-            Lang::Asm => "assembly",
-        }
-    }
-
-    fn file(self) -> &'static str {
-        match self {
-            Lang::C => "program.c",
-            Lang::Asm => "program.s",
-        }
-    }
-}
 
 /// The C program the editor starts with.
 pub const EXAMPLE: &str = "\
@@ -117,6 +80,8 @@ struct Layers {
     trace: StepTrace,
     /// The layer on display; `None` once the whole instruction is shown.
     at: Option<usize>,
+    /// The instruction the step executed (its index): what every view shows during the walk.
+    executing: Option<usize>,
 }
 
 pub struct Session {
@@ -135,7 +100,6 @@ pub struct Session {
     machine: Option<Machine>,
     /// The interpreter kept in step with a transformer, for the agreement badge.
     shadow: Option<Interp>,
-    steps: u64,
     checkpoints: Checkpoints,
     breakpoints: Vec<u32>,
     /// Indexed by instruction: stop when the PC lands here (first instruction of a breakpoint line).
@@ -144,6 +108,8 @@ pub struct Session {
     before: Option<MachineState>,
     before_tensor: Option<Tensor>,
     layers: Option<Layers>,
+    /// Why the last action stopped where it did, when that needs saying.
+    note: Option<String>,
 }
 
 impl Session {
@@ -160,13 +126,13 @@ impl Session {
             diagnostics: Vec::new(),
             machine: None,
             shadow: None,
-            steps: 0,
             checkpoints: Checkpoints::new(CHECKPOINT_EVERY),
             breakpoints: Vec::new(),
             break_at: Vec::new(),
             before: None,
             before_tensor: None,
             layers: None,
+            note: None,
         }
     }
 
@@ -175,9 +141,23 @@ impl Session {
     }
 
     /// The editor changed. The machine stays visible until the next build.
+    /// The diagnostics follow the text as it is typed (the last good build
+    /// stays loaded, so its views stay until the next build).
     pub fn set_source(&mut self, source: String) {
         self.lang = Lang::detect(&source);
         self.source = source;
+        self.check();
+    }
+
+    /// The language, when the front end knows better than detection.
+    pub fn set_lang(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.check();
+    }
+
+    /// Diagnostics of the current text without loading it.
+    fn check(&mut self) {
+        self.diagnostics = build(self.lang, &self.source, self.config).diagnostics;
     }
 
     pub fn lang(&self) -> Lang {
@@ -191,11 +171,16 @@ impl Session {
     /// Switching configuration rebuilds, since layout and word size change;
     /// an engine not offered for it falls back to the sparse transformer.
     pub fn set_config(&mut self, config: Config) {
+        self.set_config_quietly(config);
+        self.compile();
+    }
+
+    /// Switches configuration without building (the caller builds next).
+    pub fn set_config_quietly(&mut self, config: Config) {
         self.config = config;
         if !self.engine.offered(config.n) {
             self.engine = EngineKind::Sparse;
         }
-        self.compile();
     }
 
     pub fn engine(&self) -> EngineKind {
@@ -212,6 +197,11 @@ impl Session {
         true
     }
 
+    /// Switches engine without building (the caller checked it is offered, and builds next).
+    pub fn set_engine_quietly(&mut self, engine: EngineKind) {
+        self.engine = engine;
+    }
+
     /// Builds the source and loads a fresh machine; on failure keeps the
     /// diagnostics and unloads. Returns whether it built.
     pub fn compile(&mut self) -> bool {
@@ -221,18 +211,9 @@ impl Session {
         self.listing.clear();
         self.built = Some((self.source.clone(), self.config, self.engine));
         self.builds += 1;
-        let (program, diagnostics) = match self.lang {
-            Lang::C => {
-                let c = compiler::compile(&self.source, self.config);
-                (c.program, c.diagnostics)
-            }
-            Lang::Asm => match asm::assemble(&self.source, self.config) {
-                Ok(p) => (Some(p), Vec::new()),
-                Err(d) => (None, d),
-            },
-        };
-        self.diagnostics = diagnostics;
-        let Some(program) = program else { return false };
+        let built = build(self.lang, &self.source, self.config);
+        self.diagnostics = built.diagnostics;
+        let Some(program) = built.program else { return false };
         if let Err(e) = self.load(&program) {
             self.diagnostics.push(Diagnostic::error(Default::default(), e));
             return false;
@@ -244,11 +225,11 @@ impl Session {
     }
 
     fn load(&mut self, prog: &Program) -> Result<(), String> {
-        self.machine = Some(Machine::load(self.engine, prog)?);
+        self.machine = Some(Machine::new(self.engine, prog).map_err(|e| e.to_string())?);
         self.shadow =
             if self.engine.is_transformer() { Some(Interp::new(prog).map_err(|e| e.to_string())?) } else { None };
-        self.steps = 0;
         self.checkpoints.clear(CHECKPOINT_EVERY);
+        self.note = None;
         self.before = None;
         self.before_tensor = None;
         self.layers = None;
@@ -275,21 +256,22 @@ impl Session {
         if self.is_stale() {
             self.compile();
         }
-        self.machine.as_ref().is_some_and(|m| m.engine().status().is_running())
+        self.machine.as_ref().is_some_and(|m| m.status().is_running())
     }
 
     fn remember_before(&mut self) {
         let Some(m) = &self.machine else { return };
-        self.before = Some(m.engine().state());
+        self.before = Some(m.state());
         self.before_tensor = m.tensor().cloned();
     }
 
     fn checkpoint_if_due(&mut self) {
-        if !self.checkpoints.due(self.steps) {
+        let steps = self.steps();
+        if !self.checkpoints.due(steps) {
             return;
         }
         let Some(m) = &self.machine else { return };
-        self.checkpoints.push(Checkpoint { step: self.steps, machine: m.snapshot(), shadow: self.shadow.clone() });
+        self.checkpoints.push(Checkpoint { step: steps, machine: m.snapshot(), shadow: self.shadow.clone() });
     }
 
     /// Runs at most `max` instructions (stopping early where `breaks` says),
@@ -298,13 +280,11 @@ impl Session {
         let mut left = max;
         loop {
             self.checkpoint_if_due();
-            let chunk = left.min(self.checkpoints.next_due(self.steps + 1) - self.steps);
+            let steps = self.steps();
+            let chunk = left.min(self.checkpoints.next_due(steps + 1) - steps);
             let Some(m) = self.machine.as_mut() else { return Status::Halted };
-            let e = m.engine_mut();
-            let start = e.steps();
-            let status = e.run(start + chunk, breaks);
-            let done = e.steps() - start;
-            self.steps += done;
+            let status = m.run(steps + chunk, breaks);
+            let done = m.steps() - steps;
             left -= done;
             if let Some(sh) = &mut self.shadow {
                 sh.run(sh.steps() + done, None);
@@ -332,15 +312,16 @@ impl Session {
     fn traced_step(&mut self, at: Option<usize>) {
         self.remember_before();
         self.checkpoint_if_due();
+        self.note = None;
+        let executing = self.pc_index();
         let Some(m) = self.machine.as_mut() else { return };
-        let start = m.engine().steps();
+        let start = m.steps();
         let (_, trace) = m.step_traced();
-        let done = m.engine().steps() - start;
-        self.steps += done;
+        let done = m.steps() - start;
         if let Some(sh) = &mut self.shadow {
             sh.run(sh.steps() + done, None);
         }
-        self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| Layers { trace, at });
+        self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| Layers { trace, at, executing });
     }
 
     /// Shows the next layer of the current instruction, executing the next
@@ -368,22 +349,30 @@ impl Session {
         breaks.push(true);
         self.remember_before();
         self.layers = None;
-        self.exec(LINE_BUDGET, Some(&breaks));
+        let start = self.steps();
+        let status = self.exec(LINE_BUDGET, Some(&breaks));
+        self.note = (status == Status::Budget).then(|| {
+            format!(
+                "Line step stopped after {} steps without leaving line {}: a loop on one line? Step again to go on, or Run.",
+                self.steps() - start,
+                line.unwrap_or(0)
+            )
+        });
     }
 
     /// Goes back one instruction: restores the latest checkpoint before it and replays.
     pub fn step_back(&mut self) {
-        if self.is_stale() || self.steps == 0 {
+        if self.is_stale() || self.steps() == 0 {
             return;
         }
-        let target = self.steps - 1;
+        let target = self.steps() - 1;
         let Some(c) = self.checkpoints.back_to(target) else { return };
         let (from, snap, shadow) = (c.step, c.machine.clone(), c.shadow.clone());
         let Some(m) = self.machine.as_mut() else { return };
         m.restore(&snap);
         self.shadow = shadow;
-        self.steps = from;
         self.layers = None;
+        self.note = None;
         if target > from + 1 {
             self.exec(target - 1 - from, None);
         }
@@ -397,16 +386,26 @@ impl Session {
         }
     }
 
-    /// One slice of a run: at most `max` instructions, stopping at breakpoints
-    /// and (with `frames`) at `frame()` points. A finished machine starts over.
-    pub fn run_slice(&mut self, max: u64, frames: bool) -> Stop {
-        if self.machine.as_ref().is_some_and(|m| !m.engine().status().is_running()) && !self.is_stale() {
+    /// Gets a run going: builds the edited source, or starts a finished
+    /// machine over. Returns whether there is a machine to run.
+    pub fn start_run(&mut self) -> bool {
+        if self.is_stale() {
+            self.compile();
+        } else if self.machine.as_ref().is_some_and(|m| !m.status().is_running()) {
             self.reset();
         }
-        if !self.ready() {
+        self.machine.as_ref().is_some_and(|m| m.status().is_running())
+    }
+
+    /// One slice of a run: at most `max` instructions, stopping at breakpoints
+    /// and (with `frames`) at `frame()` points. It never builds: an edit made
+    /// while running shows as edited, and the run goes on with the last build.
+    pub fn run_slice(&mut self, max: u64, frames: bool) -> Stop {
+        if !self.machine.as_ref().is_some_and(|m| m.status().is_running()) {
             return Stop::Finished;
         }
         self.layers = None;
+        self.note = None;
         let breaks = self.run_breaks(frames);
         let status = self.exec(max, breaks.as_deref());
         if !status.is_running() && status != Status::Budget {
@@ -432,11 +431,14 @@ impl Session {
 
     /// Runs to the end (or `max` steps) in one go: for tests and the CLI-like path.
     pub fn run_to_end(&mut self, max: u64) -> Stop {
+        if !self.start_run() {
+            return Stop::Finished;
+        }
         self.mark();
         let mut stop = Stop::Slice;
-        let start = self.steps;
-        while stop == Stop::Slice && self.steps - start < max {
-            stop = self.run_slice(max - (self.steps - start), false);
+        let start = self.steps();
+        while stop == Stop::Slice && self.steps() - start < max {
+            stop = self.run_slice(max - (self.steps() - start), false);
         }
         stop
     }
@@ -471,19 +473,18 @@ impl Session {
     /// The engine, for the host exchange (demo inputs). Writes made through it
     /// are mirrored into the shadow interpreter by [`Session::host_wrote`].
     pub fn engine_mut(&mut self) -> Option<&mut dyn Engine> {
-        self.machine.as_mut().map(|m| m.engine_mut())
+        self.machine.as_mut().map(|m| m as &mut dyn Engine)
     }
 
     pub fn engine_ref(&self) -> Option<&dyn Engine> {
-        self.machine.as_ref().map(|m| m.engine())
+        self.machine.as_ref().map(|m| m as &dyn Engine)
     }
 
     /// After the host wrote memory: copies the words that differ into the shadow.
     pub fn host_wrote(&mut self) {
         let (Some(m), Some(sh)) = (&self.machine, &mut self.shadow) else { return };
-        let e = m.engine();
         for slot in 0..self.config.mem_slots {
-            let v = e.read_slot(slot);
+            let v = m.read_slot(slot);
             if sh.read_slot(slot) != v {
                 sh.write_slot(slot, i64::from(v));
             }
@@ -495,10 +496,9 @@ impl Session {
             return Phase::Error;
         }
         let Some(m) = &self.machine else { return Phase::Edited };
-        let e = m.engine();
-        match e.status() {
+        match m.status() {
             Status::Halted => Phase::Halted,
-            Status::Fault { pc, message } => Phase::Fault { message, line: e.program().line_at_pc(pc) },
+            Status::Fault { pc, message } => Phase::Fault { message, line: m.program().line_at_pc(pc) },
             Status::Running | Status::Budget => Phase::Ready,
         }
     }
@@ -511,7 +511,7 @@ impl Session {
                 let n = self.diagnostics.iter().filter(|d| d.is_error()).count();
                 format!("error — {n} problem{} in the source", if n == 1 { "" } else { "s" })
             }
-            Phase::Ready if self.steps == 0 => "loaded".into(),
+            Phase::Ready if self.steps() == 0 => "loaded".into(),
             Phase::Ready => "paused".into(),
             Phase::Halted => "halted".into(),
             Phase::Fault { message, line: Some(l) } => format!("fault at line {l} — {message}"),
@@ -523,15 +523,19 @@ impl Session {
         &self.diagnostics
     }
 
-    /// The diagnostics rendered rustc-style, against the text they were found in.
+    /// The diagnostics rendered rustc-style, against the text they were found in (the current one).
     pub fn rendered_diagnostics(&self) -> String {
-        let text = self.built.as_ref().map_or(self.source.as_str(), |b| b.0.as_str());
-        render_all(&self.diagnostics, self.lang.file(), text)
+        render_all(&self.diagnostics, self.lang.file(), &self.source)
     }
 
-    /// Instructions executed since the start (kept here: a restored transformer counts afresh).
+    /// Instructions executed since the start.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.machine.as_ref().map_or(0, |m| m.steps())
+    }
+
+    /// Why the last action stopped where it did, when that needs saying.
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
     }
 
     pub fn program(&self) -> Option<&Program> {
@@ -540,7 +544,7 @@ impl Session {
 
     /// The PC (a column) of the loaded machine.
     pub fn pc(&self) -> Option<usize> {
-        self.machine.as_ref().map(|m| m.engine().pc())
+        self.machine.as_ref().map(|m| m.pc())
     }
 
     /// The index of the instruction the PC stands on.
@@ -552,13 +556,13 @@ impl Session {
     /// The source line of the instruction the PC stands on.
     pub fn pc_line(&self) -> Option<u32> {
         let m = self.machine.as_ref()?;
-        m.engine().program().line_at_pc(m.engine().pc())
+        m.program().line_at_pc(m.pc())
     }
 
     /// Whether the transformer's decoded state equals the shadow interpreter's (None: no transformer).
     pub fn agrees(&self) -> Option<bool> {
         let (m, sh) = (self.machine.as_ref()?, self.shadow.as_ref()?);
-        Some(m.engine().state() == sh.state())
+        Some(m.state() == sh.state())
     }
 
     /// The layer on display ("L3 indirect"), when walking an instruction layer by layer.
@@ -570,7 +574,7 @@ impl Session {
     /// The tensor on display: after the shown layer, or the machine's.
     pub fn tensor(&self) -> Option<&Tensor> {
         match &self.layers {
-            Some(Layers { trace, at: Some(i) }) => Some(&trace.layers[*i].after),
+            Some(Layers { trace, at: Some(i), .. }) => Some(&trace.layers[*i].after),
             _ => self.machine.as_ref()?.tensor(),
         }
     }
@@ -578,12 +582,12 @@ impl Session {
     /// The tensor before what is on display (the previous layer or step), for highlighting.
     pub fn previous_tensor(&self) -> Option<&Tensor> {
         match &self.layers {
-            Some(Layers { trace, at: Some(i) }) if *i > 0 => Some(&trace.layers[i - 1].after),
+            Some(Layers { trace, at: Some(i), .. }) if *i > 0 => Some(&trace.layers[i - 1].after),
             _ => self.before_tensor.as_ref(),
         }
     }
 
-    pub fn layout(&self) -> Option<&loom_core::machine::layout::Layout> {
+    pub fn layout(&self) -> Option<&Layout> {
         self.machine.as_ref()?.layout()
     }
 

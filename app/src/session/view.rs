@@ -1,25 +1,22 @@
 //! What the page shows, derived from the session: the listing, variables,
-//! decoded registers, attention matches in words and the step narration.
+//! decoded registers, attention matches in words and the step narration, and
+//! the protocol's [`Build`] and [`View`] that carry them to the views.
+//!
+//! During a layer walk every value is of one moment: the PC, memory and
+//! registers are decoded from the tensor after the shown layer, and the
+//! instruction shown is the one being executed (the PC changes at the layer
+//! that writes it, L7).
 
-use super::{Layers, Session};
+use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
+use super::{Layers, Phase, Session};
 use loom_core::asm::format_instr;
-use loom_core::machine::tensor;
-use loom_core::{report, Program};
-use serde_json::Value;
+use loom_core::frontend::{decode, registers, Column, Register};
+use loom_core::report::{self, Value, Vars};
+use loom_core::state::MachineState;
+use loom_core::Program;
 
 /// At most this many changed elements of one array are narrated per step.
 const NARRATED_ELEMENTS: usize = 4;
-
-/// One line of the disassembly: a C line (no `index`) or an instruction.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListingRow {
-    /// The instruction's index, or `None` for an interleaved source line.
-    pub index: Option<usize>,
-    pub line: Option<u32>,
-    pub text: String,
-    /// The operation's semantics and description (hover help); empty for source lines.
-    pub doc: String,
-}
 
 /// One named variable as the page lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,20 +26,6 @@ pub struct VarRow {
     pub value: String,
     /// Whether the last step or run changed it.
     pub changed: bool,
-}
-
-/// One attention match of the shown layer(s).
-#[derive(Clone, Debug, PartialEq)]
-pub struct AttnRow {
-    pub layer: &'static str,
-    pub head: &'static str,
-    pub source: usize,
-    pub targets: Vec<usize>,
-    pub best1: f32,
-    pub best2: f32,
-    pub tie: bool,
-    /// "L2 read+decode head b: column 0 reads M[b] = sum (slot 7)".
-    pub meaning: String,
 }
 
 /// The listing with each source line above the instructions compiled from it.
@@ -58,89 +41,94 @@ pub fn listing(prog: &Program, source: &str) -> Vec<ListingRow> {
             rows.push(ListingRow { index: None, line, text, doc: String::new() });
             last = line;
         }
-        let text = format!("{:5}  {}", prog.config.instr_col(k), format_instr(prog, *ins, &|c| slot_name(prog, c)));
+        let text = format!("{:5}  {}", prog.config.instr_col(k), format_instr(prog, *ins, &|c| prog.slot_name(c)));
         let doc = ins.opcode().map(|o| format!("{} — {}", o.info().semantics, o.info().doc)).unwrap_or_default();
         rows.push(ListingRow { index: Some(k), line, text, doc });
     }
     rows
 }
 
-/// A memory column by the variable it holds: `sum`, `xs[2]`, or `[7]`.
-fn slot_name(prog: &Program, col: u32) -> String {
-    let Some(slot) = (col as usize).checked_sub(prog.config.mem_col(0)) else { return format!("col {col}") };
-    match prog.symbols.iter().find(|s| !s.hidden && (s.slot..s.slot + s.len).contains(&slot)) {
-        Some(s) if s.is_array => format!("{}[{}]", s.name, slot - s.slot),
-        Some(s) => s.name.clone(),
-        None => format!("[{slot}]"),
+/// What a column holds, in words, without its value: "M[40] = sum (slot 8)".
+fn column_name(prog: &Program, col: usize) -> String {
+    match prog.config.column(col) {
+        Column::Working => "the working column (PC, registers)".into(),
+        Column::Scratch(c) => format!("scratch column {c}"),
+        Column::Memory(slot) => format!("M[{col}] = {} (slot {slot})", prog.slot_name(col as u32)),
+        Column::Instruction(k) => match prog.locs.get(k).copied().flatten() {
+            Some(l) => format!("instruction {k} (line {})", l.line),
+            None if k < prog.code.len() => format!("instruction {k}"),
+            None => format!("empty instruction column {k}"),
+        },
     }
 }
 
 impl Session {
+    /// The machine's state as shown: decoded from the shown layer's tensor
+    /// during a layer walk, else the engine's.
+    fn shown_state(&self) -> Option<MachineState> {
+        let e = self.engine_ref()?;
+        match (&self.layers, self.layout()) {
+            (Some(Layers { trace, at: Some(i), .. }), Some(lay)) => {
+                Some(decode(&trace.layers[*i].after, lay, &self.config))
+            }
+            _ => Some(e.state()),
+        }
+    }
+
+    /// The index of the instruction shown: the one being executed during a layer walk, else the PC's.
+    pub fn shown_instr(&self) -> Option<usize> {
+        match &self.layers {
+            Some(Layers { at: Some(_), executing, .. }) => *executing,
+            _ => self.pc_index(),
+        }
+    }
+
+    fn vars_of(&self, state: &MachineState) -> Option<Vars> {
+        Some(report::vars(self.program.as_ref()?, &state.mem))
+    }
+
     /// The named variables with their values, marked when the last action changed them.
     pub fn variables(&self) -> Vec<VarRow> {
-        let (Some(prog), Some(e)) = (&self.program, self.engine_ref()) else { return Vec::new() };
-        let now = report::vars(prog, &e.state().mem);
-        let before = self.before.as_ref().map(|s| report::vars(prog, &s.mem));
-        now.into_iter()
-            .map(|(name, v)| {
-                let changed = before.as_ref().is_some_and(|b| b.get(&name) != Some(&v));
-                VarRow { value: show(&v), name, changed }
-            })
+        let Some(now) = self.shown_state().and_then(|s| self.vars_of(&s)) else { return Vec::new() };
+        let changed = self.changed(&now);
+        now.iter()
+            .map(|(name, v)| VarRow { name: name.clone(), value: v.to_string(), changed: changed.contains(name) })
             .collect()
     }
 
-    /// The instruction at the PC as text.
+    /// Keys of the variables whose value differs from the state before the last action.
+    fn changed(&self, now: &Vars) -> Vec<String> {
+        let Some(before) = self.before.as_ref().and_then(|b| self.vars_of(b)) else { return Vec::new() };
+        now.iter().filter(|(k, v)| before.get(k) != Some(v)).map(|(k, _)| k.clone()).collect()
+    }
+
+    /// The instruction shown as text.
     pub fn current_instr(&self) -> Option<String> {
-        let k = self.pc_index()?;
+        let k = self.shown_instr()?;
         self.listing.iter().find(|r| r.index == Some(k)).map(|r| r.text.trim().to_owned())
     }
 
-    /// The working registers of column 0 decoded as integers (transformers only).
-    pub fn registers(&self) -> Vec<(&'static str, i64)> {
-        let (Some(x), Some(lay)) = (self.tensor(), self.layout()) else { return Vec::new() };
-        let cfg = self.config;
-        let word = |r| i64::from(tensor::register(x, &cfg, r));
-        let addr = |r| x.bits(r, 0) as i64;
-        vec![
-            ("pc", addr(lay.pc)),
-            ("scratch.a", addr(lay.dec_a)),
-            ("scratch.b", addr(lay.dec_b)),
-            ("scratch.c", addr(lay.dec_c)),
-            ("scratch.sub", word(lay.sub)),
-            ("scratch.min", word(lay.min)),
-            ("buffer.a", word(lay.buf_a)),
-            ("buffer.b", word(lay.buf_b)),
-            ("buffer.c", word(lay.buf_c)),
-            ("buffer.find", word(lay.find_temp)),
-            ("buffer.load", addr(lay.load_temp)),
-        ]
+    /// The working registers of column 0 decoded from the tensor shown (transformers only).
+    pub fn registers(&self) -> Vec<Register> {
+        match (self.tensor(), self.layout()) {
+            (Some(x), Some(lay)) => registers(x, lay),
+            _ => Vec::new(),
+        }
     }
 
-    /// What a column holds, in words: "M[7] = sum", "instruction 3 (line 5)".
+    /// What a column holds, in words, with its value: "M[40] = sum (slot 8) = 3".
     pub fn column_meaning(&self, col: usize) -> String {
-        let cfg = self.config;
         let Some(prog) = &self.program else { return format!("column {col}") };
-        if col == 0 {
-            "the working column (PC, registers)".into()
-        } else if col < cfg.s() {
-            format!("scratch column {col}")
-        } else if col < cfg.instr_col(0) {
-            let slot = col - cfg.mem_col(0);
-            let value = self.engine_ref().map(|e| e.read_slot(slot)).unwrap_or_default();
-            format!("M[{col}] = {} (slot {slot}) = {value}", slot_name(prog, col as u32))
-        } else {
-            let k = col - cfg.instr_col(0);
-            match prog.locs.get(k).copied().flatten() {
-                Some(l) => format!("instruction {k} (line {})", l.line),
-                None if k < prog.code.len() => format!("instruction {k}"),
-                None => format!("empty instruction column {k}"),
-            }
+        let name = column_name(prog, col);
+        match (prog.config.column(col), self.shown_state()) {
+            (Column::Memory(slot), Some(s)) => format!("{name} = {}", s.mem[slot]),
+            _ => name,
         }
     }
 
     /// The attention matches of the layer on display (all layers after a whole step).
     pub fn attention(&self) -> Vec<AttnRow> {
-        let Some(Layers { trace, at }) = &self.layers else { return Vec::new() };
+        let Some(Layers { trace, at, .. }) = &self.layers else { return Vec::new() };
         let shown = trace.layers.iter().enumerate().filter(|(i, _)| at.is_none_or(|a| a == *i));
         let mut rows = Vec::new();
         for (_, layer) in shown {
@@ -148,16 +136,17 @@ impl Session {
                 for m in &head.matches {
                     let targets: Vec<String> = m.targets.iter().map(|&t| self.column_meaning(t)).collect();
                     let split = if m.tie { " (tie: split 50/50)" } else { "" };
+                    let verb = if head.role.writes_memory() { "writes" } else { "reads" };
                     let meaning = format!(
-                        "{} head {}: column {} reads {}{split}",
+                        "{} head {}: column {} {verb} {}{split}",
                         layer.name,
                         head.name,
                         m.source,
                         targets.join(" and ")
                     );
                     rows.push(AttnRow {
-                        layer: layer.name,
-                        head: head.name,
+                        layer: layer.name.to_owned(),
+                        head: head.name.to_owned(),
                         source: m.source,
                         targets: m.targets.clone(),
                         best1: m.best1,
@@ -173,13 +162,10 @@ impl Session {
 
     /// The last action in one sentence: "PC 40 → 41, sum: 3 → 7".
     pub fn narration(&self) -> String {
-        let (Some(before), Some(prog), Some(e)) = (&self.before, &self.program, self.engine_ref()) else {
-            return String::new();
-        };
-        let now = e.state();
+        let (Some(before), Some(now)) = (&self.before, self.shown_state()) else { return String::new() };
+        let (Some(old), Some(new)) = (self.vars_of(before), self.vars_of(&now)) else { return String::new() };
         let mut parts = vec![format!("PC {} → {}", before.pc, now.pc)];
-        let (old, new) = (report::vars(prog, &before.mem), report::vars(prog, &now.mem));
-        for (name, v) in &new {
+        for (name, v) in new.iter() {
             match (old.get(name), v) {
                 (Some(Value::Array(o)), Value::Array(n)) => {
                     // Arrays by element, so a long one does not flood the line.
@@ -194,11 +180,73 @@ impl Session {
         }
         parts.join(", ")
     }
-}
 
-fn show(v: &Value) -> String {
-    match v {
-        Value::Array(xs) => format!("[{}]", xs.iter().map(show).collect::<Vec<_>>().join(", ")),
-        other => other.to_string(),
+    /// The layer on display, for the protocol.
+    fn layer_at(&self) -> Option<LayerAt> {
+        self.layer().map(|(index, name)| LayerAt { index, name: name.to_owned() })
+    }
+
+    /// Everything the views show now. `running` and `rate` are the run loop's.
+    pub fn view(&self, running: bool, rate: f64) -> View {
+        let state = self.shown_state();
+        let vars = state.as_ref().and_then(|s| self.vars_of(s)).unwrap_or_default();
+        let status = match self.phase() {
+            _ if running => Status::Running,
+            Phase::Edited => Status::Edited,
+            Phase::Error => Status::Error,
+            Phase::Ready if self.steps() == 0 => Status::Loaded,
+            Phase::Ready => Status::Paused,
+            Phase::Halted => Status::Halted,
+            Phase::Fault { .. } => Status::Fault,
+        };
+        let fault = self.engine_ref().zip(self.program.as_ref()).and_then(|(e, p)| report::fault(p, &e.status()));
+        let instr = self.shown_instr();
+        View {
+            status,
+            text: if running { "running".into() } else { self.status_text() },
+            steps: self.steps(),
+            pc: state.as_ref().map_or(0, |s| s.pc),
+            line: instr.and_then(|k| self.program.as_ref()?.locs.get(k).copied().flatten()).map(|l| l.line),
+            instr,
+            instr_text: self.current_instr(),
+            changed: self.changed(&vars),
+            vars,
+            fault,
+            edited: self.is_stale(),
+            running,
+            rate,
+            layer: self.layer_at(),
+            agrees: self.agrees(),
+            narration: self.narration(),
+            note: self.note.clone(),
+            registers: self.registers(),
+            attention: self.attention(),
+            demo: None,
+            tensor: self.tensor().cloned(),
+            previous: self.previous_tensor().cloned(),
+        }
+    }
+
+    /// What the last build produced, for the views that change only with a build.
+    pub fn build_info(&self) -> Build {
+        let built = self.built.as_ref();
+        Build {
+            builds: self.builds,
+            ok: self.program.is_some(),
+            lang: Some(self.lang),
+            config: self.config.name.to_owned(),
+            engine: Some(self.engine),
+            source: built.map_or_else(|| self.source.clone(), |b| b.0.clone()),
+            diagnostics: self.diagnostics.clone(),
+            rendered: self.rendered_diagnostics(),
+            listing: self.listing.clone(),
+            instructions: self.program.as_ref().map_or(0, |p| p.code.len()),
+            columns: self
+                .program
+                .as_ref()
+                .map_or_else(Vec::new, |p| (0..p.config.n).map(|c| column_name(p, c)).collect()),
+            breakpoints: self.breakpoints.clone(),
+            demo: None,
+        }
     }
 }

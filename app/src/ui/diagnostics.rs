@@ -1,15 +1,15 @@
-//! The build's diagnostics as a list; clicking one jumps to it in the editor.
+//! The source's diagnostics as a list; clicking one jumps to it in the editor.
 
 use super::editor::EditorHandle;
-use super::SessionSignal;
+use super::Client;
 use leptos::prelude::*;
 
 #[component]
-pub fn Diagnostics(session: SessionSignal, handle: EditorHandle) -> impl IntoView {
+pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
     let items = move || {
-        session.with(|s| {
-            let file = s.lang().name();
-            s.diagnostics()
+        client.build.with(|b| {
+            let file = b.lang.map_or("", |l| l.label());
+            b.diagnostics
                 .iter()
                 .map(|d| {
                     let (line, col, end) = (d.span.line, d.span.col, d.span.end_col);
@@ -33,7 +33,7 @@ pub fn Diagnostics(session: SessionSignal, handle: EditorHandle) -> impl IntoVie
                 .collect_view()
         })
     };
-    let empty = move || session.with(|s| s.diagnostics().is_empty());
+    let empty = move || client.build.with(|b| b.diagnostics.is_empty());
     view! {
         <ul data-testid="diagnostics" class="diagnostics" aria-live="polite" class:empty=empty>
             {items}

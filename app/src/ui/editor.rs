@@ -1,8 +1,10 @@
 //! The program text: CodeMirror through `www/editor/loom-editor.js` (or its
-//! textarea fallback, same API). Every edit goes to the session and the saved
-//! draft; diagnostics, the executing line and breakpoints flow both ways.
+//! textarea fallback, same API). Every edit goes to the session (an `edit`
+//! command: live diagnostics, no rebuild) and the saved draft; diagnostics,
+//! the executing line and breakpoints flow both ways.
 
-use super::{Actions, SessionSignal};
+use super::{Actions, Client};
+use crate::session::Command;
 use crate::storage;
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -34,35 +36,52 @@ extern "C" {
 
 /// The mounted editor's handle, for the diagnostics list (jump to line) and the theme.
 #[derive(Clone, Copy)]
-pub struct EditorHandle(RwSignal<Option<u32>>);
+pub struct EditorHandle {
+    id: RwSignal<Option<u32>>,
+    /// The text the session last heard of (so an unchanged text is not sent again).
+    sent: StoredValue<String>,
+}
 
 impl EditorHandle {
     pub fn new() -> EditorHandle {
-        EditorHandle(RwSignal::new(None))
+        EditorHandle { id: RwSignal::new(None), sent: StoredValue::new(String::new()) }
     }
 
     pub fn goto(&self, line: u32, col: u32, end_col: u32) {
-        if let Some(h) = self.0.get_untracked() {
+        if let Some(h) = self.id.get_untracked() {
             goto_line(h, line, col, end_col);
         }
     }
 
-    pub fn set_dark(&self, dark: bool) {
-        if let Some(h) = self.0.get_untracked() {
+    fn set_dark(&self, dark: bool) {
+        if let Some(h) = self.id.get_untracked() {
             set_dark(h, dark);
         }
     }
 
     /// The text now (its change callback is debounced, so a build reads it directly).
     pub fn text(&self) -> Option<String> {
-        self.0.get_untracked().map(get_text)
+        self.id.get_untracked().map(get_text)
     }
 
-    /// Replaces the text (a demo or shared link loaded); the session already has it.
-    pub fn set_text(&self, text: &str) {
-        if let Some(h) = self.0.get_untracked() {
-            set_text(h, text);
+    /// Replaces the text (a demo or a shared link loaded a program).
+    fn set_text(&self, text: &str) {
+        self.sent.set_value(text.to_owned());
+        if let Some(h) = self.id.get_untracked() {
+            if get_text(h) != text {
+                set_text(h, text);
+            }
         }
+    }
+
+    /// The user changed the text: keep the draft and tell the session.
+    pub fn edited(&self, client: Client, text: String) {
+        if self.sent.with_value(|s| *s == text) {
+            return;
+        }
+        storage::save_draft(&text);
+        self.sent.set_value(text.clone());
+        let _ = client.send(Command::Edit { source: text });
     }
 }
 
@@ -72,27 +91,33 @@ fn bridge_loaded() -> bool {
 }
 
 #[component]
-pub fn Editor(session: SessionSignal, actions: Actions, handle: EditorHandle, dark: Signal<bool>) -> impl IntoView {
+pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Signal<bool>) -> impl IntoView {
     let parent = NodeRef::<Div>::new();
+    // A build of another text (a demo, a shared link) puts that text in the editor.
+    let built = Memo::new(move |_| client.build.with(|b| (b.builds, b.source.clone())));
+    Effect::new(move |_| {
+        let (_, source) = built.get();
+        if !source.is_empty() && handle.sent.with_value(|s| *s != source) {
+            handle.set_text(&source);
+        }
+    });
     if !bridge_loaded() {
-        return plain_textarea(session).into_any();
+        return plain_textarea(client, handle).into_any();
     }
     Effect::new(move |_| {
         let Some(el) = parent.get() else { return };
-        if handle.0.get_untracked().is_some() {
+        if handle.id.get_untracked().is_some() {
             return;
         }
-        let text = session.with_untracked(|s| s.source().to_owned());
+        let text = client.build.with_untracked(|b| b.source.clone());
+        handle.sent.set_value(text.clone());
         let h = create(&el, &text, &format!(r#"{{"dark": {}, "readOnly": false}}"#, dark.get_untracked()));
         // The editor lives as long as the page: its callbacks do too.
-        let changed = Closure::<dyn FnMut(String)>::new(move |text: String| {
-            storage::save_draft(&text);
-            session.update(|s| s.set_source(text));
-        });
+        let changed = Closure::<dyn FnMut(String)>::new(move |text: String| handle.edited(client, text));
         on_change(h, &changed);
         changed.forget();
         let breaks = Closure::<dyn FnMut(Vec<u32>)>::new(move |lines: Vec<u32>| {
-            session.update(|s| s.set_breakpoints(lines));
+            let _ = client.send(Command::Breakpoints { lines });
         });
         on_breakpoints_change(h, &breaks);
         breaks.forget();
@@ -103,22 +128,21 @@ pub fn Editor(session: SessionSignal, actions: Actions, handle: EditorHandle, da
         });
         on_key_command(h, &key);
         key.forget();
-        handle.0.set(Some(h));
+        handle.id.set(Some(h));
     });
-    // Squiggles for what the last build found. Both go through memos: a
-    // running machine updates the session every frame, and an editor
-    // transaction per frame for an unchanged line costs more than the steps.
-    let builds = super::builds(session);
+    // Squiggles for what the source has now (they follow typing). Through a
+    // memo: a running machine updates the view every frame, and an editor
+    // transaction per frame for unchanged diagnostics costs more than the steps.
+    let diagnostics =
+        Memo::new(move |_| client.build.with(|b| serde_json::to_string(&b.diagnostics).unwrap_or_default()));
     Effect::new(move |_| {
-        let Some(h) = handle.0.get() else { return };
-        let _ = builds.get();
-        let json = session.with_untracked(|s| serde_json::to_string(s.diagnostics()).unwrap_or_default());
-        set_diagnostics(h, &json);
+        let Some(h) = handle.id.get() else { return };
+        set_diagnostics(h, &diagnostics.get());
     });
-    // The executing line while stepping (cleared when nothing is loaded).
-    let line = Memo::new(move |_| session.with(|s| if s.steps() > 0 { s.pc_line() } else { None }));
+    // The executing line while stepping (cleared when nothing has run).
+    let line = Memo::new(move |_| client.view.with(|v| if v.steps > 0 { v.line } else { None }));
     Effect::new(move |_| {
-        let Some(h) = handle.0.get() else { return };
+        let Some(h) = handle.id.get() else { return };
         set_current_line(h, line.get().unwrap_or(0));
     });
     Effect::new(move |_| {
@@ -129,13 +153,8 @@ pub fn Editor(session: SessionSignal, actions: Actions, handle: EditorHandle, da
 }
 
 /// When no editor script loaded at all: a bare textarea with the same wiring.
-fn plain_textarea(session: SessionSignal) -> impl IntoView {
-    let text = Memo::new(move |_| session.with(|s| s.source().to_owned()));
-    let input = move |ev: leptos::ev::Event| {
-        let value = event_target_value(&ev);
-        storage::save_draft(&value);
-        session.update(|s| s.set_source(value));
-    };
+fn plain_textarea(client: Client, handle: EditorHandle) -> impl IntoView {
+    let text = Memo::new(move |_| client.build.with(|b| b.source.clone()));
     view! {
         <textarea
             data-testid="editor"
@@ -143,7 +162,7 @@ fn plain_textarea(session: SessionSignal) -> impl IntoView {
             spellcheck="false"
             aria-label="Program source"
             prop:value=move || text.get()
-            on:input=input
+            on:input=move |ev| handle.edited(client, event_target_value(&ev))
         ></textarea>
     }
 }

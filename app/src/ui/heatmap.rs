@@ -3,11 +3,12 @@
 //! shown layer's attention links over the column axis, a hover tooltip,
 //! zoom/pan, and a table of one region as the text alternative.
 
-use super::SessionSignal;
-use crate::heatmap::{changed, render, Window, Zone};
+use super::Client;
+use crate::heatmap::{changed, render, zones, Window};
+use crate::session::{Build, View as MachineView};
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use loom_core::machine::layout::GROUPS;
+use loom_core::frontend::{Column, Config, Layout, Tensor};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::CanvasRenderingContext2d;
 
@@ -29,80 +30,90 @@ fn cell_h(d: usize) -> usize {
     }
 }
 
-/// The window for the current session and canvas width.
-fn window_for(session: SessionSignal, view: View, width: usize) -> Option<Window> {
-    session.with(|s| {
-        let lay = s.layout()?;
-        let avail = width.saturating_sub(LABEL_W).max(64);
-        let code = s.program().map_or(0, |p| p.code.len());
-        Some(match view.get() {
-            Some((first, cols)) => Window::fit(lay.n, first, cols, avail, cell_h(lay.d)),
-            None => Window::interesting(&s.config(), code, avail, cell_h(lay.d)),
-        })
+/// The configuration and its layout of the last build (the layout is
+/// derived from the configuration alone, so the page computes it itself).
+fn shape(client: Client) -> Option<(Config, Layout)> {
+    client.build.with(|b| Config::preset(&b.config).ok()).map(|c| (c, Layout::new(&c)))
+}
+
+/// The window for the current build and canvas width.
+fn window_for(client: Client, view: View, width: usize) -> Option<Window> {
+    let (cfg, lay) = shape(client)?;
+    client.view.with(|v| v.tensor.as_ref().map(|_| ()))?;
+    let avail = width.saturating_sub(LABEL_W).max(64);
+    let code = client.build.with(|b| b.instructions);
+    Some(match view.get() {
+        Some((first, cols)) => Window::fit(lay.n, first, cols, avail, cell_h(lay.d)),
+        None => Window::interesting(&cfg, code, avail, cell_h(lay.d)),
     })
 }
 
+/// What a column holds, in words, with its value for a memory column: "M[40] = sum (slot 8) = 3".
+fn meaning(b: &Build, x: &Tensor, cfg: &Config, lay: &Layout, col: usize) -> String {
+    let name = b.columns.get(col).cloned().unwrap_or_else(|| format!("column {col}"));
+    match cfg.column(col) {
+        Column::Memory(_) => format!("{name} = {}", cfg.wrap(x.bits(lay.mem, col) as i64)),
+        _ => name,
+    }
+}
+
 #[component]
-pub fn Heatmap(session: SessionSignal) -> impl IntoView {
+pub fn Heatmap(client: Client) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let view: View = RwSignal::new(None);
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
     let width = move || canvas.get().and_then(|c| c.parent_element()).map_or(900, |p| p.client_width() as usize);
     // A new build shows its interesting columns again.
-    let build = super::builds(session);
+    let builds = Memo::new(move |_| client.build.with(|b| b.builds));
     Effect::new(move |_| {
-        let _ = build.get();
+        let _ = builds.get();
         view.set(None);
     });
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
-        let Some(w) = window_for(session, view, width()) else {
+        let (Some(w), Some((cfg, lay))) = (window_for(client, view, width()), shape(client)) else {
             el.set_width(0);
             el.set_height(0);
             return;
         };
-        session.with(|s| draw(&el, s, &w));
+        client.view.with(|v| draw(&el, v, &cfg, &lay, &w));
     });
-    let win = move || window_for(session, view, width());
+    let win = move || window_for(client, view, width());
+    let n = move || shape(client).map_or(1, |(c, _)| c.n);
     let zoom = move |f: f64| {
         if let Some(w) = win() {
-            let n = session.with_untracked(|s| s.config().n);
-            let z = w.zoom(n, f, w.width());
+            let z = w.zoom(n(), f, w.width());
             view.set(Some((z.first, z.cols)));
         }
     };
     let pan = move |dir: isize| {
         if let Some(w) = win() {
-            let n = session.with_untracked(|s| s.config().n);
-            let p = w.pan(n, dir * (w.cols as isize / 2).max(1), w.width());
+            let p = w.pan(n(), dir * (w.cols as isize / 2).max(1), w.width());
             view.set(Some((p.first, p.cols)));
         }
     };
-    let all = move |_| view.set(Some((0, session.with_untracked(|s| s.config().n))));
+    let all = move |_| view.set(Some((0, n())));
     let mousemove = move |e: web_sys::MouseEvent| {
         let (x, y) = (e.offset_x(), e.offset_y());
         let cell = win().and_then(|w| {
             let col = w.col_at(f64::from(x) - LABEL_W as f64)?;
             let row = (y as usize).checked_sub(TOP)? / w.cell_h;
-            (row < session.with_untracked(|s| s.layout().map_or(0, |l| l.d))).then_some((row, col))
+            (row < shape(client).map_or(0, |(_, l)| l.d)).then_some((row, col))
         });
         hover.set(cell.map(|(r, c)| (r, c, x, y)));
     };
     let tooltip = move || {
         let (row, col, x, y) = hover.get()?;
-        session.with(|s| {
-            let (lay, t) = (s.layout()?, s.tensor()?);
-            let zone = Zone::of(&s.config(), col).name();
-            let text = format!(
-                "{} · column {col} ({zone}): {} · value {}",
-                lay.label(row),
-                s.column_meaning(col),
-                t.get(row, col)
-            );
+        let (cfg, lay) = shape(client)?;
+        client.view.with(|v| {
+            let t = v.tensor.as_ref()?;
+            let what = client.build.with(|b| meaning(b, t, &cfg, &lay, col));
+            let zone = cfg.column(col).zone();
+            let text = format!("{} · column {col} ({zone}): {what} · value {}", lay.label(row), t.get(row, col));
             Some(view! { <div class="tooltip" style=format!("left:{}px;top:{}px", x + 12, y + 12)>{text}</div> })
         })
     };
-    let transformer = move || session.with(|s| s.tensor().is_some());
+    let transformer = move || client.view.with(|v| v.tensor.is_some());
     view! {
         <h2>"State tensor"</h2>
         <div class="heat-controls" hidden=move || !transformer()>
@@ -121,7 +132,7 @@ pub fn Heatmap(session: SessionSignal) -> impl IntoView {
         </div>
         <p class="hint" hidden=transformer>
             {move || {
-                if session.with(|s| s.engine().is_transformer()) {
+                if client.build.with(|b| b.engine.is_some_and(|e| e.is_transformer())) {
                     "Nothing loaded: compile (Ctrl/⌘+Enter) to see the tensor."
                 } else {
                     "The interpreter has no tensor: pick a transformer engine to see it."
@@ -139,13 +150,13 @@ pub fn Heatmap(session: SessionSignal) -> impl IntoView {
             ></canvas>
             {tooltip}
         </div>
-        <RegionTable session view=Signal::derive(win) />
+        <RegionTable client view=Signal::derive(win) />
     }
 }
 
-fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window) {
-    let (Some(x), Some(lay)) = (s.tensor(), s.layout()) else { return };
-    let diff = s.previous_tensor().map(|p| changed(p, x));
+fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window) {
+    let Some(x) = &v.tensor else { return };
+    let diff = v.previous.as_ref().map(|p| changed(p, x));
     let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h);
     el.set_width(cw as u32);
     el.set_height(ch as u32);
@@ -165,10 +176,9 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
     }
     ctx.set_font("10px sans-serif");
     // Row groups: banded gutter, name, and a rule across the cells.
-    for (i, (name, fields)) in GROUPS.iter().enumerate() {
-        let rows = lay.regions().into_iter().filter(|r| fields.contains(&r.name)).flat_map(|r| r.rows());
-        let (lo, hi) = rows.fold((usize::MAX, 0), |(lo, hi), r| (lo.min(r), hi.max(r + 1)));
-        let (y0, y1) = ((TOP + lo * w.cell_h) as f64, (TOP + hi * w.cell_h) as f64);
+    for (i, g) in lay.groups().iter().enumerate() {
+        let name = g.name;
+        let (y0, y1) = ((TOP + g.rows.start * w.cell_h) as f64, (TOP + g.rows.end * w.cell_h) as f64);
         ctx.set_fill_style_str(if i % 2 == 0 { band } else { "transparent" });
         ctx.fill_rect(0.0, y0, LABEL_W as f64 - 4.0, y1 - y0);
         ctx.set_fill_style_str(ink);
@@ -181,13 +191,14 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
         ctx.stroke();
     }
     // Column zones along the top, with their boundaries.
-    let cfg = s.config();
     let cols = w.first..w.first + w.cols;
-    for (zone, start, end, colour) in [
-        (Zone::Scratch, 0, cfg.s(), "#9aa5b1"),
-        (Zone::Memory, cfg.s(), cfg.instr_col(0), "#5aae61"),
-        (Zone::Instructions, cfg.instr_col(0), cfg.n, "#8073ac"),
-    ] {
+    for (zone, range) in zones(cfg) {
+        let (start, end) = (range.start, range.end);
+        let colour = match zone {
+            "memory" => "#5aae61",
+            "instructions" => "#8073ac",
+            _ => "#9aa5b1",
+        };
         let (a, b) = (start.max(cols.start), end.min(cols.end));
         if a >= b {
             continue;
@@ -197,7 +208,7 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
         ctx.set_fill_style_str(colour);
         ctx.fill_rect(x0, 0.0, x1 - x0, ZONE_H);
         ctx.set_fill_style_str("#fff");
-        let _ = ctx.fill_text(zone.name(), x0 + 2.0, ZONE_H - 2.0);
+        let _ = ctx.fill_text(zone, x0 + 2.0, ZONE_H - 2.0);
         ctx.set_stroke_style_str(ink);
         ctx.set_line_width(1.0);
         ctx.begin_path();
@@ -206,7 +217,7 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
         ctx.stroke();
     }
     // The PC's column.
-    if let Some(xp) = s.pc().and_then(|pc| w.x_of(pc)) {
+    if let Some(xp) = w.x_of(v.pc) {
         let xp = xp + LABEL_W as f64;
         ctx.set_fill_style_str("#d6001c");
         ctx.begin_path();
@@ -222,7 +233,7 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
     };
     ctx.set_stroke_style_str(if dark { "#ffd54f" } else { "#b8860b" });
     ctx.set_line_width(1.5);
-    for m in s.attention() {
+    for m in &v.attention {
         for &t in &m.targets {
             let (a, b) = (edge(m.source), edge(t));
             ctx.begin_path();
@@ -235,11 +246,9 @@ fn draw(el: &web_sys::HtmlCanvasElement, s: &crate::session::Session, w: &Window
 
 /// The text alternative: one region's decoded value per shown column.
 #[component]
-fn RegionTable(session: SessionSignal, view: Signal<Option<Window>>) -> impl IntoView {
+fn RegionTable(client: Client, view: Signal<Option<Window>>) -> impl IntoView {
     let region = RwSignal::new("memory".to_owned());
-    let names = move || {
-        session.with(|s| s.layout().map_or_else(Vec::new, |l| l.regions().iter().map(|r| r.name).collect::<Vec<_>>()))
-    };
+    let names = move || shape(client).map_or_else(Vec::new, |(_, l)| l.regions().iter().map(|r| r.name).collect());
     let options = move || {
         names()
             .into_iter()
@@ -248,20 +257,21 @@ fn RegionTable(session: SessionSignal, view: Signal<Option<Window>>) -> impl Int
     };
     let rows = move || {
         let w = view.get()?;
-        session.with(|s| {
-            let (lay, x) = (s.layout()?, s.tensor()?);
-            let r = *lay.regions().iter().find(|r| r.name == region.get())?;
-            let cfg = s.config();
+        let (cfg, lay) = shape(client)?;
+        let r = *lay.regions().iter().find(|r| r.name == region.get())?;
+        client.view.with(|v| {
+            let x = v.tensor.as_ref()?;
             let rows = (w.first..w.first + w.cols)
                 .filter(|&c| r.rows().any(|row| x.get(row, c) != 0.0))
                 .take(TABLE_MAX)
                 .map(|c| {
                     let bits = x.bits(r, c) as i64;
                     let value = if r.len == cfg.word_bits as usize { i64::from(cfg.wrap(bits)) } else { bits };
+                    let what = client.build.with(|b| meaning(b, x, &cfg, &lay, c));
                     view! {
                         <tr>
                             <td>{c}</td>
-                            <td>{s.column_meaning(c)}</td>
+                            <td>{what}</td>
                             <td class="value">{value}</td>
                         </tr>
                     }
@@ -275,7 +285,9 @@ fn RegionTable(session: SessionSignal, view: Signal<Option<Window>>) -> impl Int
             <summary>"Table view of a region"</summary>
             <label>
                 "region "
-                <select on:change=move |ev| region.set(event_target_value(&ev))>{options}</select>
+                <select aria-label="Region shown in the table" on:change=move |ev| region.set(event_target_value(&ev))>
+                    {options}
+                </select>
             </label>
             <table class="variables">
                 <thead>

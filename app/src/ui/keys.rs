@@ -1,8 +1,8 @@
 //! Keyboard shortcuts (never while typing in the editor or a form field), the
 //! `?` sheet that lists them, and the light/dark theme.
 
-use super::demos::DemoSlot;
-use super::{Actions, Runner};
+use super::{Actions, Client};
+use crate::session::Command;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,22 +19,42 @@ pub const SHORTCUTS: [(&str, &str); 8] = [
     ("?", "this sheet"),
 ];
 
-/// Whether a key event comes from somewhere the user types.
-fn typing(e: &web_sys::KeyboardEvent) -> bool {
+/// Whether a key event belongs to a control: a field the user types in, or a
+/// focused button, link or picker, which gets its own keys (Space presses a
+/// focused button). The page's shortcuts apply only when focus is on no control.
+fn for_a_control(e: &web_sys::KeyboardEvent) -> bool {
+    const CONTROLS: &str = "[data-testid=editor], input, textarea, select, button, a[href], summary, \
+                            [contenteditable], [role=button], [role=dialog], [tabindex]:not([tabindex='-1'])";
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|el| el.closest("[data-testid=editor], input, textarea, select, [contenteditable]").ok().flatten())
+        .and_then(|el| el.closest(CONTROLS).ok().flatten())
         .is_some()
 }
 
-pub fn install(actions: Actions, help: RwSignal<bool>, runner: Runner, demo: DemoSlot) {
+/// Whether the running demo reads this key (its keys are in the build, so the
+/// press is routed at once without asking the session).
+fn demo_key(client: Client, key: &str) -> bool {
+    let key = if key.chars().count() == 1 { key.to_lowercase() } else { key.to_owned() };
+    client.view.with_untracked(|v| v.running)
+        && client.build.with_untracked(|b| b.demo.as_ref().is_some_and(|d| d.keys.contains(&key)))
+}
+
+pub fn install(actions: Actions, help: RwSignal<bool>, client: Client) {
     let handle = window_event_listener(ev::keydown, move |e| {
-        if typing(&e) || e.ctrl_key() || e.meta_key() {
+        if e.ctrl_key() || e.meta_key() {
             return;
         }
-        // While a demo runs, its keys (arrows for Snake) are the game's.
-        if runner.running_untracked() && demo.on_key(&e.key()) {
+        // While a demo runs, its keys (arrows for Snake) are the game's, wherever focus is.
+        if demo_key(client, &e.key()) && !typing(&e) {
             e.prevent_default();
+            let _ = client.send(Command::Key { key: e.key() });
+            return;
+        }
+        if e.key() == "Escape" && help.get_untracked() {
+            help.set(false);
+            return;
+        }
+        if for_a_control(&e) {
             return;
         }
         let action = match (e.key().as_str(), e.alt_key(), e.shift_key()) {
@@ -43,7 +63,6 @@ pub fn install(actions: Actions, help: RwSignal<bool>, runner: Runner, demo: Dem
             ("ArrowRight", _, true) => actions.step_line,
             ("ArrowRight", ..) => actions.step,
             ("ArrowLeft", ..) => actions.step_back,
-            ("Escape", ..) if help.get_untracked() => Callback::new(move |()| help.set(false)),
             ("Escape", ..) => actions.reset,
             ("?", ..) => Callback::new(move |()| help.update(|h| *h = !*h)),
             _ => return,
@@ -52,6 +71,14 @@ pub fn install(actions: Actions, help: RwSignal<bool>, runner: Runner, demo: Dem
         action.run(());
     });
     on_cleanup(move || handle.remove());
+}
+
+/// Whether a key event comes from somewhere the user types.
+fn typing(e: &web_sys::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("[data-testid=editor], input, textarea, [contenteditable]").ok().flatten())
+        .is_some()
 }
 
 #[component]
@@ -73,7 +100,7 @@ pub fn HelpSheet(open: RwSignal<bool>) -> impl IntoView {
         <div class="sheet" role="dialog" aria-label="Keyboard shortcuts" hidden=move || !open.get()>
             <h2>"Keyboard shortcuts"</h2>
             <table>{rows}</table>
-            <p class="hint">"Shortcuts are off while the editor has focus. Esc closes this sheet."</p>
+            <p class="hint">"Shortcuts work while no control has focus: a focused button takes Space and Enter itself, and the editor keeps its keys (press Esc, then Tab, to move out of it). Esc closes this sheet."</p>
             <button on:click=move |_| open.set(false)>"Close"</button>
         </div>
     }

@@ -1,92 +1,100 @@
 //! The machine: status bar (run state, steps, speed, PC, layer, agreement),
-//! the narrated change, variables, decoded registers and the listing.
+//! the narrated change, the instruction, variables, decoded registers and the listing.
 
-use super::{Runner, SessionSignal};
-use crate::session::Phase;
+use super::Client;
+use crate::session::protocol::Status;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 #[component]
-pub fn StatusBar(session: SessionSignal, runner: Runner) -> impl IntoView {
+pub fn StatusBar(client: Client) -> impl IntoView {
+    let view = client.view;
     let status = move || {
-        if runner.running() {
-            "running".to_owned()
-        } else {
-            session.with(|s| s.status_text())
-        }
+        view.with(|v| {
+            let mut text = v.text.clone();
+            if v.edited && !matches!(v.status, Status::Edited | Status::Error) {
+                text.push_str(" · source edited: Compile or Run to load it");
+            }
+            text
+        })
     };
     let tone = move || {
-        session.with(|s| match s.phase() {
-            Phase::Edited | Phase::Ready => "status",
-            Phase::Halted => "status ok",
-            Phase::Error | Phase::Fault { .. } => "status bad",
+        view.with(|v| match v.status {
+            Status::Halted => "status ok",
+            Status::Error | Status::Fault => "status bad",
+            _ => "status",
         })
     };
     let pc = move || {
-        session.with(|s| match (s.pc(), s.pc_line()) {
-            (Some(pc), Some(line)) => format!("{pc} (line {line})"),
-            (Some(0), None) => "0 (halted)".to_owned(),
-            (Some(pc), None) => pc.to_string(),
-            (None, _) => "—".to_owned(),
+        view.with(|v| match (v.status, v.line) {
+            (Status::Edited | Status::Error, _) if client.build.with(|b| !b.ok) => "—".to_owned(),
+            (_, Some(line)) => format!("{} (line {line})", v.pc),
+            (Status::Halted, None) => "0 (halted)".to_owned(),
+            (_, None) => v.pc.to_string(),
         })
     };
-    let agree = move || match session.with(|s| s.agrees()) {
+    let agree = move || match view.with(|v| v.agrees) {
         Some(true) => ("agree ok", "✓ agrees", "The transformer's decoded state equals the interpreter's"),
         Some(false) => ("agree bad", "✗ differs", "The transformer's decoded state differs from the interpreter's"),
         None => ("agree", "—", "The interpreter is the reference: nothing to compare"),
     };
-    let layer =
-        move || session.with(|s| s.layer().map_or_else(|| "all layers".to_owned(), |(_, name)| name.to_owned()));
-    let rate = move || if runner.running() { format!("{:.0} steps/s", runner.rate.get()) } else { String::new() };
-    let engine = move || session.with(|s| format!("{} · {}", s.engine().label(), s.config().name));
+    let layer = move || view.with(|v| v.layer.as_ref().map_or_else(|| "all layers".to_owned(), |l| l.name.clone()));
+    let rate = move || view.with(|v| if v.running { format!("{:.0} steps/s", v.rate) } else { String::new() });
+    let engine = move || client.build.with(|b| format!("{} · {}", b.engine.map_or("—", |e| e.label()), b.config));
+    let note = move || client.problem.get().or_else(|| view.with(|v| v.note.clone()));
     view! {
         <div class="statusbar" role="status">
             <span data-testid="status" class=tone>{status}</span>
-            <span>"steps " <b data-testid="step-count">{move || session.with(|s| s.steps())}</b></span>
+            <span>"steps " <b data-testid="step-count">{move || view.with(|v| v.steps)}</b></span>
             <span class="rate">{rate}</span>
             <span>"PC " <b data-testid="pc">{pc}</b></span>
             <span>"layer " <b data-testid="layer">{layer}</b></span>
             <span data-testid="agree" class=move || agree().0 title=move || agree().2>{move || agree().1}</span>
             <span class="engine">{engine}</span>
         </div>
-        <p class="narration" aria-live="polite">{move || session.with(|s| s.narration())}</p>
+        <p class="note" data-testid="note" hidden=move || note().is_none()>{note}</p>
+        <p class="narration" aria-live="polite">{move || view.with(|v| v.narration.clone())}</p>
     }
 }
 
 #[component]
-pub fn MachineView(session: SessionSignal) -> impl IntoView {
+pub fn MachineView(client: Client) -> impl IntoView {
+    let view = client.view;
     let rows = move || {
-        session
-            .with(|s| s.variables())
-            .into_iter()
-            .map(|r| {
-                view! {
-                    <tr class:changed=r.changed>
-                        <td class="name">{r.name}</td>
-                        <td class="value">{r.value}</td>
-                    </tr>
-                }
-            })
-            .collect_view()
+        view.with(|v| {
+            v.vars
+                .iter()
+                .map(|(name, value)| {
+                    let changed = v.changed.contains(name);
+                    view! {
+                        <tr class:changed=changed>
+                            <td class="name">{name.clone()}</td>
+                            <td class="value">{value.to_string()}</td>
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
     };
     let registers = move || {
-        session
-            .with(|s| s.registers())
-            .into_iter()
-            .map(|(name, v)| {
-                view! {
-                    <tr>
-                        <td class="name">{name}</td>
-                        <td class="value">{v}</td>
-                    </tr>
-                }
-            })
-            .collect_view()
+        view.with(|v| {
+            v.registers
+                .iter()
+                .map(|r| {
+                    view! {
+                        <tr data-testid=format!("register-{}", r.name)>
+                            <td class="name">{r.name.clone()}</td>
+                            <td class="value">{r.value}</td>
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
     };
-    let instr = move || session.with(|s| s.current_instr()).unwrap_or_else(|| "—".into());
+    let instr = move || view.with(|v| v.instr_text.clone()).unwrap_or_else(|| "—".into());
     view! {
         <h2>"Instruction"</h2>
-        <p class="instr mono">{instr}</p>
+        <p class="instr mono" data-testid="instruction">{instr}</p>
         <h2>"Variables"</h2>
         <table data-testid="variables" class="variables">
             <thead>
@@ -98,17 +106,18 @@ pub fn MachineView(session: SessionSignal) -> impl IntoView {
             <tbody>{rows}</tbody>
         </table>
         <h2>"Registers (column 0)"</h2>
-        <table class="variables registers">
+        <table class="variables registers" data-testid="registers">
             <tbody>{registers}</tbody>
         </table>
     }
 }
 
 /// The disassembly with source lines interleaved; rebuilt per build, while
-/// only the highlight follows the PC (a long listing is not re-rendered per frame).
+/// only the highlight follows the instruction shown (a long listing is not
+/// re-rendered per frame).
 #[component]
-pub fn Listing(session: SessionSignal) -> impl IntoView {
-    let current = Memo::new(move |_| session.with(|s| s.pc_index()));
+pub fn Listing(client: Client) -> impl IntoView {
+    let current = Memo::new(move |_| client.view.with(|v| v.instr));
     // Only the rows whose highlight flips rerun when the PC moves, not one per row.
     let is_current = Selector::new(move || current.get());
     let list = NodeRef::<leptos::html::Ol>::new();
@@ -124,11 +133,12 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
             }
         }
     });
-    let build = super::builds(session);
+    let builds = Memo::new(move |_| client.build.with(|b| b.builds));
     let rows = move || {
-        let _ = build.get();
-        session
-            .with_untracked(|s| s.listing().to_vec())
+        let _ = builds.get();
+        client
+            .build
+            .with_untracked(|b| b.listing.clone())
             .into_iter()
             .map(|r| match r.index {
                 Some(k) => {
@@ -143,7 +153,7 @@ pub fn Listing(session: SessionSignal) -> impl IntoView {
     view! {
         <details class="listing" open>
             <summary>"Disassembly"</summary>
-            <ol class="mono" node_ref=list>
+            <ol class="mono" node_ref=list data-testid="listing">
                 {rows}
             </ol>
         </details>

@@ -1,34 +1,26 @@
-//! The page's components. Each takes the shared [`SessionSignal`], reads what
-//! it shows and calls [`Session`] actions; no machine state lives in the
-//! components. Elements tests and scripts address carry stable `data-testid`s.
+//! The page's components. They draw the [`Build`] and [`View`] the session's
+//! events carry (through the [`Client`]) and send it [`Command`]s; no machine
+//! state lives in the components. Elements tests and scripts address carry
+//! stable `data-testid`s.
+//!
+//! [`Build`]: crate::session::Build
+//! [`View`]: crate::session::View
 
 mod attention;
+mod client;
 mod demos;
 mod diagnostics;
 mod editor;
 mod heatmap;
 mod keys;
 mod machine;
-mod runner;
 mod toolbar;
 
-use crate::session::{Session, EXAMPLE};
+use crate::session::{Command, Session, StepBy, EXAMPLE};
 use crate::storage;
+pub use client::Client;
 use leptos::prelude::*;
 use loom_core::Config;
-pub use runner::Runner;
-
-/// The session every component shares. Engines are not `Send`, so it lives in
-/// the (single-threaded) local arena.
-pub type SessionSignal = RwSignal<Session, LocalStorage>;
-
-/// Changes with every build, and only then: what shows the build alone (the
-/// listing, the squiggles, the heatmap's window) depends on this rather than
-/// on the session, which a running machine updates every frame. Subscribe
-/// with `get()`: `track()` alone never runs a memo, so it never hears of a build.
-pub fn builds(session: SessionSignal) -> Memo<u64> {
-    Memo::new(move |_| session.with(Session::builds))
-}
 
 /// The configuration a first visit starts with.
 const DEFAULT_CONFIG: &str = "default";
@@ -49,50 +41,32 @@ pub struct Actions {
 }
 
 impl Actions {
-    fn new(session: SessionSignal, runner: Runner, editor: editor::EditorHandle, demo: demos::DemoSlot) -> Actions {
+    fn new(client: Client, editor: editor::EditorHandle) -> Actions {
         let sync = Callback::new(move |()| {
-            if let Some(t) = editor.text().filter(|t| session.with_untracked(|s| s.source() != t)) {
-                storage::save_draft(&t);
-                session.update(|s| s.set_source(t));
+            if let Some(t) = editor.text() {
+                editor.edited(client, t);
             }
         });
-        // Any manual action pauses a run first, so the two never interleave.
-        let manual = move |f: fn(&mut Session)| {
+        let send = move |cmd: fn() -> Command| {
             Callback::new(move |()| {
-                runner.pause();
                 sync.run(());
-                session.update(f);
+                // A refused command says why in the status line.
+                let _ = client.send(cmd());
             })
         };
         Actions {
             sync,
-            compile: Callback::new(move |()| {
-                runner.pause();
-                sync.run(());
-                session.update(|s| {
-                    if s.compile() && demo.active() {
-                        demo.prepare(s);
-                    }
-                });
-            }),
+            compile: send(|| Command::Compile),
             toggle_run: Callback::new(move |()| {
                 sync.run(());
-                runner.toggle();
+                let running = client.view.with_untracked(|v| v.running);
+                let _ = client.send(if running { Command::Pause } else { Command::Run });
             }),
-            step: manual(Session::step),
-            step_layer: manual(Session::step_layer),
-            step_line: manual(Session::step_line),
-            step_back: manual(Session::step_back),
-            reset: Callback::new(move |()| {
-                runner.pause();
-                sync.run(());
-                session.update(|s| {
-                    s.reset();
-                    if demo.active() {
-                        demo.prepare(s);
-                    }
-                });
-            }),
+            step: send(|| Command::Step { by: StepBy::Instruction }),
+            step_layer: send(|| Command::Step { by: StepBy::Layer }),
+            step_line: send(|| Command::Step { by: StepBy::Line }),
+            step_back: send(|| Command::Back),
+            reset: send(|| Command::Reset),
         }
     }
 }
@@ -122,21 +96,18 @@ pub fn App() -> impl IntoView {
         .and_then(|name| Config::preset(&name).ok())
         .unwrap_or_else(|| Config::preset(DEFAULT_CONFIG).expect("the default preset exists"));
     let source = shared.map(|s| s.0).or_else(storage::load_draft).unwrap_or_else(|| EXAMPLE.to_owned());
-    let mut initial = Session::new(source, config);
-    initial.compile();
-    let session: SessionSignal = RwSignal::new_local(initial);
-    let demo = demos::DemoSlot::new();
-    let runner = Runner::new(session, demo);
+    let client = Client::new(Session::new(source, config));
+    let _ = client.send(Command::Compile);
     let handle = editor::EditorHandle::new();
-    let actions = Actions::new(session, runner, handle, demo);
+    let actions = Actions::new(client, handle);
     let theme = keys::Theme::new();
     let dark = theme.dark();
     let help = RwSignal::new(false);
-    keys::install(actions, help, runner, demo);
+    keys::install(actions, help, client);
     view! {
         <header class="bar">
             <h1>"Loom" <span class="sub">" playground"</span></h1>
-            <toolbar::Toolbar session actions runner />
+            <toolbar::Toolbar client actions />
             <div class="bar-end">
                 <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
                     theme.cycle()
@@ -145,32 +116,33 @@ pub fn App() -> impl IntoView {
                     help.update(|h| *h = !*h)
                 }>"?"</button>
                 <button class="ghost" title="Put the source and configuration in the address" on:click=move |_| {
-                    share(session)
+                    share(client, handle)
                 }>"share"</button>
             </div>
         </header>
-        <machine::StatusBar session runner />
+        <machine::StatusBar client />
         <main class="panes">
             <section class="pane source" aria-label="Program">
-                <editor::Editor session actions handle dark=dark />
-                <diagnostics::Diagnostics session handle />
-                <machine::Listing session />
+                <editor::Editor client actions handle dark=dark />
+                <diagnostics::Diagnostics client handle />
+                <machine::Listing client />
             </section>
             <section class="pane tensor" aria-label="State tensor">
-                <demos::Demos session runner demo editor=handle />
-                <heatmap::Heatmap session />
-                <attention::Attention session />
+                <demos::Demos client />
+                <heatmap::Heatmap client />
+                <attention::Attention client />
             </section>
             <section class="pane machine" aria-label="Machine">
-                <machine::MachineView session />
+                <machine::MachineView client />
             </section>
         </main>
         <keys::HelpSheet open=help />
     }
 }
 
-fn share(session: SessionSignal) {
-    let (src, config) = session.with_untracked(|s| (s.source().to_owned(), s.config().name));
+fn share(client: Client, editor: editor::EditorHandle) {
+    let (built, config) = client.build.with_untracked(|b| (b.source.clone(), b.config.clone()));
+    let src = editor.text().unwrap_or(built);
     let hash = format!("src={}&config={config}", String::from(js_sys::encode_uri_component(&src)));
     let _ = window().location().set_hash(&hash);
 }

@@ -1,33 +1,36 @@
 //! The controls: compile, run/pause, the four kinds of step, reset, speed,
 //! engine and configuration.
 
-use super::runner::SPEEDS;
-use super::{Actions, Runner, SessionSignal};
-use crate::session::EngineKind;
+use super::{Actions, Client};
+use crate::session::{Command, EngineKind, SPEEDS};
 use crate::storage;
 use leptos::prelude::*;
 use loom_core::config::{Config, PRESETS};
 
 #[component]
-pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl IntoView {
+pub fn Toolbar(client: Client, actions: Actions) -> impl IntoView {
     let choose_config = move |ev: leptos::ev::Event| {
-        if let Ok(config) = Config::preset(&event_target_value(&ev)) {
-            runner.pause();
-            actions.sync.run(());
-            storage::save_config(config.name);
-            session.update(|s| s.set_config(config));
+        let name = event_target_value(&ev);
+        actions.sync.run(());
+        if client.send(Command::Config { name: name.clone() }).is_ok() {
+            storage::save_config(&name);
         }
     };
     let choose_engine = move |ev: leptos::ev::Event| {
-        if let Some(kind) = EngineKind::by_name(&event_target_value(&ev)) {
-            runner.pause();
+        if let Ok(name) = EngineKind::by_name(&event_target_value(&ev)) {
             actions.sync.run(());
-            session.update(|s| {
-                s.set_engine(kind);
-            });
+            let _ = client.send(Command::Engine { name });
         }
     };
-    let config = move || session.with(|s| s.config());
+    let speed = RwSignal::new(client.with_driver(|d| d.speed()));
+    let choose_speed = move |ev: leptos::ev::Event| {
+        let steps_per_second = event_target_value(&ev).parse().unwrap_or(0);
+        speed.set(steps_per_second);
+        let _ = client.send(Command::Speed { steps_per_second });
+    };
+    let config = move || client.build.with(|b| Config::preset(&b.config).ok()).unwrap_or_else(|| PRESETS[0]);
+    let engine = move || client.build.with(|b| b.engine);
+    let running = move || client.view.with(|v| v.running);
     let configs = PRESETS
         .iter()
         .map(|c| {
@@ -42,7 +45,7 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
                 <option
                     value=k.name()
                     disabled=move || !k.offered(config().n)
-                    prop:selected=move || session.with(|s| s.engine()) == k
+                    prop:selected=move || engine() == Some(k)
                 >
                     {k.label()}
                 </option>
@@ -53,10 +56,10 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
         .iter()
         .map(|&v| {
             let label = if v == 0 { "max".to_owned() } else { format!("{v}/s") };
-            view! { <option value=v.to_string() prop:selected=move || runner.speed.get() == v>{label}</option> }
+            view! { <option value=v.to_string() prop:selected=move || speed.get() == v>{label}</option> }
         })
         .collect_view();
-    let no_layers = move || session.with(|s| !s.engine().is_transformer());
+    let no_layers = move || !engine().is_some_and(EngineKind::is_transformer);
     let button = |id: &'static str, label: &'static str, title: &'static str, action: Callback<()>| {
         view! {
             <button data-testid=id title=title aria-label=title on:click=move |_| action.run(())>
@@ -73,10 +76,10 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
                 data-testid="run"
                 class="primary"
                 title="Run / pause (Space)"
-                aria-pressed=move || runner.running().to_string()
+                aria-pressed=move || running().to_string()
                 on:click=move |_| actions.toggle_run.run(())
             >
-                {move || if runner.running() { "❚❚ Pause" } else { "▶ Run" }}
+                {move || if running() { "❚❚ Pause" } else { "▶ Run" }}
             </button>
             {button("step", "Step", "Step one instruction (→)", actions.step)}
             <button
@@ -93,9 +96,7 @@ pub fn Toolbar(session: SessionSignal, actions: Actions, runner: Runner) -> impl
             {button("reset", "Reset", "Reset (Esc)", actions.reset)}
             <label class="picker">
                 "speed "
-                <select data-testid="speed" on:change=move |ev| {
-                    runner.speed.set(event_target_value(&ev).parse().unwrap_or(0))
-                }>{speeds}</select>
+                <select data-testid="speed" on:change=choose_speed>{speeds}</select>
             </label>
             <label class="picker">
                 "engine "

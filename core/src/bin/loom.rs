@@ -1,9 +1,9 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::compiler;
+use loom_core::frontend::{build as build_source, Compiled, EngineKind, Lang};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, config::Config, diag, engine, image::Program, interp::Interp, report};
+use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -11,7 +11,10 @@ const USAGE: &str = "usage:
   loom build FILE.c [--config NAME]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
   loom weights [--config NAME]
+  loom export --config NAME --format safetensors|onnx OUT
+  loom state FILE [--config NAME] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
   loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
+  loom trace run|bench|scaling …  (the second machine: WebAssembly by attention over its trace)
 
 FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
 
@@ -60,46 +63,44 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
 
 /// Loads a program from a file, choosing the front end by extension.
 fn load(opts: &Opts) -> Result<Program, String> {
+    compile(opts).map(|(p, _, _)| p)
+}
+
+/// Builds the file through the façade, printing warnings; errors become the
+/// command's failure. Returns the program, the build and the source text.
+fn compile(opts: &Opts) -> Result<(Program, Compiled, String), String> {
     if opts.file.is_empty() {
         return Err("missing input file".into());
     }
+    let lang = Lang::by_extension(&opts.file)
+        .ok_or_else(|| format!("{}: unknown file type (expected .s or .c)", opts.file))?;
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
-    match opts.file.rsplit('.').next() {
-        Some("s" | "asm") => asm::assemble(&src, opts.config).map_err(|d| diag::render_all(&d, &opts.file, &src)),
-        Some("c") => compile_c(opts, &src).map(|(p, _)| p),
-        _ => Err(format!("{}: unknown file type (expected .s or .c)", opts.file)),
-    }
-}
-
-/// Compiles C, printing warnings; errors become the command's failure.
-fn compile_c(opts: &Opts, src: &str) -> Result<(Program, compiler::Compiled), String> {
-    let out = compiler::compile(src, opts.config);
-    let warnings: Vec<_> = out.diagnostics.iter().filter(|d| !d.is_error()).cloned().collect();
+    let out = build_source(lang, &src, opts.config);
+    let (errors, warnings): (Vec<_>, Vec<_>) = out.diagnostics.iter().cloned().partition(|d| d.is_error());
     if !warnings.is_empty() {
-        eprintln!("{}", diag::render_all(&warnings, &opts.file, src));
+        eprintln!("{}", diag::render_all(&warnings, &opts.file, &src));
     }
     match out.program.clone() {
-        Some(p) => Ok((p, out)),
-        None => {
-            let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-            Err(diag::render_all(&errors, &opts.file, src))
-        }
+        Some(p) => Ok((p, out, src)),
+        None => Err(diag::render_all(&errors, &opts.file, &src)),
     }
 }
 
 /// `loom build`: the annotated disassembly of a C program.
 fn build(opts: &Opts) -> Result<(), String> {
-    let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
-    let (_, out) = compile_c(opts, &src)?;
+    if Lang::by_extension(&opts.file) != Some(Lang::C) {
+        return Err(format!("{}: loom build takes a C file (use loom asm for assembly)", opts.file));
+    }
+    let (_, out, src) = compile(opts)?;
     print!("{}", compiler::annotated_listing(&out, &src));
     Ok(())
 }
 
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
-    let mut m = engine::by_name(&opts.engine, &prog)?;
+    let mut m = EngineKind::by_name(&opts.engine)?.start(&prog).map_err(|e| e.to_string())?;
     let status = if opts.lockstep {
-        if opts.engine == "interp" {
+        if opts.engine == EngineKind::Interp.name() {
             return Err(
                 "--lockstep compares a transformer engine with the interpreter: add --engine dense|sparse".into()
             );
@@ -122,13 +123,14 @@ fn run(opts: &Opts) -> Result<(), String> {
     let (steps, pc, mem) = (m.steps(), m.pc(), m.state().mem);
     let rep = report::run_report(&prog, &status, steps, pc, &mem);
     if opts.json {
-        println!("{rep}");
+        println!("{}", serde_json::to_string(&rep).expect("reports serialise"));
     } else {
-        println!("status: {}  steps: {}  pc: {}", rep["status"].as_str().unwrap_or("?"), m.steps(), m.pc());
-        if let Some(f) = rep["fault"].as_object() {
-            println!("fault: {} (line {})", f["message"], f["line"]);
+        println!("status: {}  steps: {}  pc: {}", rep.status, rep.steps, rep.pc);
+        if let Some(f) = &rep.fault {
+            let line = f.line.map_or("?".to_owned(), |l| l.to_string());
+            println!("fault: {} (line {line})", f.message);
         }
-        for (k, v) in rep["vars"].as_object().into_iter().flatten() {
+        for (k, v) in rep.vars.iter() {
             println!("  {k} = {v}");
         }
     }
@@ -137,26 +139,83 @@ fn run(opts: &Opts) -> Result<(), String> {
 
 /// Per-layer statistics of the weights for a configuration.
 fn weights(cfg: &Config) {
-    let w = Weights::build(cfg);
-    println!("{cfg}");
-    println!("{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
-    let stats = w.stats();
-    for s in &stats {
-        println!("{:<16} {:>5} {:>8} {:>9} {:>8}", s.name, s.heads, s.ffn_rows, s.nonzeros, s.distinct);
+    print!("{}", Weights::build(cfg).summary());
+}
+
+/// The options of `export` and `state` that the shared parser does not know,
+/// taken out of the arguments first; OUT is the last plain argument.
+struct ExportOpts {
+    format: String,
+    out: String,
+    engine: String,
+    steps: u64,
+    every_step: bool,
+}
+
+fn split_export_opts(args: &[String]) -> Result<(ExportOpts, Vec<String>), String> {
+    let mut o =
+        ExportOpts { format: String::new(), out: String::new(), engine: "dense".into(), steps: 0, every_step: false };
+    let (mut rest, mut plain) = (Vec::new(), Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
+        match a.as_str() {
+            "--format" => o.format = value("--format")?,
+            "--engine" => o.engine = value("--engine")?,
+            "--steps" => {
+                let v = value("--steps")?;
+                o.steps = v.parse().map_err(|_| format!("--steps: `{v}` is not a number"))?;
+            }
+            "--every-step" => o.every_step = true,
+            "--config" | "--max-steps" => rest.extend([a.clone(), value(a)?]),
+            s if s.starts_with("--") => rest.push(a.clone()),
+            _ => plain.push(a.clone()),
+        }
     }
-    let all: Vec<f32> = w.layers.iter().flat_map(loom_core::machine::weights::LayerStats::values).collect();
-    let mut distinct: Vec<u32> = all.iter().map(|v| v.to_bits()).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let sum = |f: fn(&loom_core::machine::weights::LayerStats) -> usize| stats.iter().map(f).sum::<usize>();
-    println!(
-        "{:<16} {:>5} {:>8} {:>9} {:>8}",
-        "total",
-        sum(|s| s.heads),
-        sum(|s| s.ffn_rows),
-        all.len(),
-        distinct.len()
-    );
+    o.out = plain.pop().ok_or("missing the output file OUT")?;
+    rest.extend(plain);
+    if o.format.is_empty() {
+        return Err("--format is required".into());
+    }
+    Ok((o, rest))
+}
+
+/// `loom export`: the weights of a configuration as a model file.
+fn export_cmd(args: &[String]) -> Result<(), String> {
+    let (o, rest) = split_export_opts(args)?;
+    let opts = parse_opts(&rest)?;
+    if !opts.file.is_empty() {
+        return Err(format!("loom export takes no input file (got {} and {})", opts.file, o.out));
+    }
+    if o.steps != 0 || o.every_step || o.engine != "dense" {
+        return Err("--steps, --every-step and --engine belong to loom state; a model has no program".into());
+    }
+    let format = export::Format::parse(&o.format)?;
+    let bytes = export::model_file(&opts.config, format);
+    std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
+    eprintln!("wrote {} ({} bytes): the {} transformer as {}", o.out, bytes.len(), opts.config, o.format);
+    Ok(())
+}
+
+/// `loom state`: a program's state tensor (initial, after K steps, or every step) as `.npy`.
+fn state_cmd(args: &[String]) -> Result<(), String> {
+    let (o, rest) = split_export_opts(args)?;
+    if o.format != "npy" {
+        return Err(format!("unknown state format `{}` (formats: npy)", o.format));
+    }
+    let opts = parse_opts(&rest)?;
+    let prog = load(&opts)?;
+    let run = export::run_states(&prog, EngineKind::by_name(&o.engine)?, o.steps, o.every_step)?;
+    let bytes = if o.every_step { export::npy::states(&run.states) } else { export::npy::state(run.last()) };
+    std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
+    let what = if o.every_step {
+        format!("{} states (steps 0..={})", run.states.len(), run.steps)
+    } else {
+        format!("the state after step {}", run.steps)
+    };
+    let halted = if run.halted { ", halted" } else { "" };
+    eprintln!("wrote {} ({} bytes): {what} of {} on the {} engine{halted}", o.out, bytes.len(), opts.config, o.engine);
+    Ok(())
 }
 
 fn bench_cmd(args: &[String]) -> Result<(), String> {
@@ -165,7 +224,7 @@ fn bench_cmd(args: &[String]) -> Result<(), String> {
     if let Some(a) = args.iter().find(|a| !["--json", "--full"].contains(&a.as_str())) {
         return Err(format!("loom bench: unknown option {a}"));
     }
-    let rows = bench::run(&bench::cases(full)?, engine::by_name)?;
+    let rows = bench::run(&bench::cases(full)?, EngineKind::start_by_name)?;
     if json {
         println!("{}", serde_json::json!({ "results": rows }));
     } else {
@@ -182,8 +241,17 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    if cmd == "bench" {
-        return match bench_cmd(&args[1..]) {
+    // These parse their own options; the second machine's commands live in the library.
+    type Command = fn(&[String]) -> Result<(), String>;
+    let own: Option<Command> = match cmd.as_str() {
+        "bench" => Some(bench_cmd),
+        "export" => Some(export_cmd),
+        "state" => Some(state_cmd),
+        "trace" => Some(loom_core::trace::cli::main),
+        _ => None,
+    };
+    if let Some(command) = own {
+        return match command(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("{e}");

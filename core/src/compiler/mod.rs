@@ -84,19 +84,7 @@ pub fn annotated_listing(compiled: &Compiled, source: &str) -> String {
         let kind = if s.hidden { "compiler" } else { s.scope.as_str() };
         let _ = writeln!(out, ";   slot {:3}..{:3}  {} ({kind})", s.slot, s.slot + s.len, s.name);
     }
-    let name = |col: u32| -> String {
-        let slot = col as usize - cfg.mem_col(0);
-        // Stack slots are shared by locals and temporaries over time, so only globals get names.
-        let hit = prog.symbols.iter().find(|s| (s.slot..s.slot + s.len).contains(&slot) && s.scope == "global");
-        match hit {
-            Some(s) if s.is_array => format!("{}[{}]", s.name, slot - s.slot),
-            Some(s) => s.name.clone(),
-            None if prog.symbol("$const").is_some_and(|c| (c.slot..c.slot + c.len).contains(&slot)) => {
-                format!("#{}", prog.data[slot])
-            }
-            None => format!("[{slot}]"),
-        }
-    };
+    let name = |col: u32| prog.slot_name(col);
     let mut last_line = 0;
     for (k, ins) in prog.code.iter().enumerate() {
         if let Some(loc) = prog.locs[k] {

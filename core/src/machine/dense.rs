@@ -4,12 +4,13 @@
 //! design; it is what "the transformer computes" means.
 
 use super::tensor::Tensor;
-use super::trace::{BestTwo, HeadTrace, LayerTrace, StepTrace};
-use super::weights::{Layer, Weights};
+use super::trace::{BestTwo, HeadRole, HeadTrace, LayerTrace, StepTrace};
+use super::weights::{DenseFfn, Layer, Weights};
 use super::Backend;
 
 struct DenseHead {
     name: &'static str,
+    role: HeadRole,
     kdim: usize,
     /// `kdim × d`, row-major.
     k: Vec<f32>,
@@ -39,33 +40,9 @@ impl DenseLayer {
         let heads = l
             .heads
             .iter()
-            .map(|h| {
-                let mut k = vec![0.0; h.kdim * d];
-                let mut v = vec![0.0; d * d];
-                for &(o, i, w) in &h.k {
-                    k[o * d + i] += w;
-                }
-                for &(o, i, w) in &h.v {
-                    v[o * d + i] += w;
-                }
-                DenseHead { name: h.name, kdim: h.kdim, k, v }
-            })
+            .map(|h| DenseHead { name: h.name, role: h.role, kdim: h.kdim, k: h.k_matrix(d), v: h.v_matrix(d) })
             .collect();
-        let hidden = l.ffn.units.len();
-        let (mut w1, mut b1, mut w2, mut b2) =
-            (vec![0.0; hidden * d], vec![0.0; hidden], vec![0.0; d * hidden], vec![0.0; d]);
-        for (u, unit) in l.ffn.units.iter().enumerate() {
-            for &(r, w) in &unit.w1 {
-                w1[u * d + r] += w;
-            }
-            b1[u] = unit.b1;
-            for &(r, w) in &unit.w2 {
-                w2[r * hidden + u] += w;
-            }
-        }
-        for &(r, w) in &l.ffn.b2 {
-            b2[r] += w;
-        }
+        let DenseFfn { hidden, w1, b1, w2, b2 } = l.ffn.dense(d);
         DenseLayer { name: l.name, heads, hidden, w1, b1, w2, b2 }
     }
 }
@@ -100,7 +77,7 @@ impl Dense {
             matches.extend(best.record(i));
         }
         if let Some(t) = trace {
-            *t = HeadTrace { name: h.name, matches };
+            *t = HeadTrace { name: h.name, role: h.role, matches };
         }
     }
 
@@ -109,7 +86,7 @@ impl Dense {
         let mut acc = Tensor::zeros(d, x.n);
         let mut heads = Vec::new();
         for h in &l.heads {
-            let mut ht = HeadTrace { name: h.name, matches: Vec::new() };
+            let mut ht = HeadTrace { name: h.name, role: h.role, matches: Vec::new() };
             self.attention(h, x, &mut acc, trace.is_some().then_some(&mut ht));
             heads.push(ht);
         }

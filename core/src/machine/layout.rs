@@ -34,117 +34,127 @@ impl Region {
     }
 }
 
-/// Every field of the state, top to bottom. Working registers that the
-/// construction keeps in other fields' rows at column 0 are named by
-/// [`Layout::carry`], [`Layout::flag`] and [`Layout::next_pc`].
+/// How wide a field is, and how its bits read as a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Layout {
-    pub logn: usize,
-    pub word: usize,
-    pub d: usize,
-    pub n: usize,
-    /// Instruction fields a, b, c (instruction columns only).
-    pub cmd_a: Region,
-    pub cmd_b: Region,
-    pub cmd_c: Region,
-    /// The data word (memory columns).
-    pub mem: Region,
-    /// Subtrahend and minuend of the L4 subtractor; `min` then holds the result.
-    pub sub: Region,
-    pub min: Region,
-    /// The decoded fields of the current instruction (column 0).
-    pub dec_a: Region,
-    pub dec_b: Region,
-    pub dec_c: Region,
-    pub pc: Region,
-    /// Bipolar column index; column 0 is all zeros.
-    pub pos: Region,
-    /// Operands read by the L2 heads (half values until rescaled).
-    pub buf_a: Region,
-    pub buf_b: Region,
-    pub buf_c: Region,
-    /// The value FIND searches for.
-    pub find_temp: Region,
-    /// The column address of the indirect read/second write (LOAD, STORE, SWAP).
-    pub load_temp: Region,
-    /// Memory columns: bipolar of their own slot index.
-    pub tag: Region,
-    /// 1 in the scratchpad columns 0..s−1.
-    pub indicator: Region,
+#[serde(rename_all = "lowercase")]
+pub enum Width {
+    /// `logn` bits: a column address, unsigned.
+    Addr,
+    /// `N` bits: a data word, two's complement.
+    Word,
+    /// One row.
+    One,
 }
 
-/// Names of the top-level groups, with the fields each spans (for the UI's row ruler).
-pub const GROUPS: [(&str, &[&str]); 8] = [
-    ("cmds", &["cmds.a", "cmds.b", "cmds.c"]),
-    ("memory", &["memory"]),
-    ("scratch", &["scratch.sub", "scratch.min", "scratch.a", "scratch.b", "scratch.c"]),
-    ("pc", &["pc"]),
-    ("pos", &["pos"]),
-    ("buffer", &["buffer.a", "buffer.b", "buffer.c", "buffer.find", "buffer.load"]),
-    ("tag", &["tag"]),
-    ("indicator", &["indicator"]),
-];
+/// One declared field: what the UI, the exporter and the explanations say about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Field {
+    /// Dotted name, the UI's label: the part before the dot is the group.
+    pub name: &'static str,
+    pub width: Width,
+    /// Working rows: column 0 uses them during a step; all are zero between steps.
+    pub working: bool,
+    /// Shown among the registers (column 0's decoded fields).
+    pub register: bool,
+    /// What the field holds, in a phrase.
+    pub doc: &'static str,
+}
+
+/// Declares the fields once, top to bottom: the [`Layout`] struct, its
+/// constructor, [`FIELDS`] and [`Layout::regions`] are all generated from
+/// this list, so adding a row group is one line.
+macro_rules! layout_fields {
+    ($( $field:ident: $name:literal, $width:ident, working: $working:literal, register: $register:literal, $doc:literal; )*) => {
+        /// Every field of the state, top to bottom. Working registers that the
+        /// construction keeps in other fields' rows at column 0 are named by
+        /// [`Layout::carry`], [`Layout::flag`] and [`Layout::next_pc`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+        pub struct Layout {
+            pub logn: usize,
+            pub word: usize,
+            pub d: usize,
+            pub n: usize,
+            $( #[doc = $doc] pub $field: Region, )*
+        }
+
+        /// The declared fields, top to bottom (the order of [`Layout::regions`]).
+        pub const FIELDS: [Field; [$( $name ),*].len()] = [
+            $( Field { name: $name, width: Width::$width, working: $working, register: $register, doc: $doc }, )*
+        ];
+
+        impl Layout {
+            pub fn new(cfg: &Config) -> Layout {
+                let (logn, word) = (cfg.logn(), cfg.word_bits as usize);
+                let mut next = 0;
+                let mut take = |name: &'static str, width: Width| {
+                    let len = match width {
+                        Width::Addr => logn,
+                        Width::Word => word,
+                        Width::One => 1,
+                    };
+                    let r = Region { name, start: next, len };
+                    next += len;
+                    r
+                };
+                let lay = Layout { logn, word, d: cfg.d(), n: cfg.n, $( $field: take($name, Width::$width), )* };
+                assert_eq!(next, cfg.d(), "the layout must fill d = 9·logn + 8·N + 1 rows");
+                lay
+            }
+
+            /// Every field, top to bottom.
+            pub fn regions(&self) -> [Region; FIELDS.len()] {
+                [$( self.$field, )*]
+            }
+        }
+    };
+}
+
+layout_fields! {
+    cmd_a: "cmds.a", Addr, working: false, register: false, "Instruction field a (instruction columns only).";
+    cmd_b: "cmds.b", Addr, working: false, register: false, "Instruction field b (instruction columns only).";
+    cmd_c: "cmds.c", Addr, working: false, register: false, "Instruction field c (instruction columns only).";
+    mem: "memory", Word, working: false, register: false, "The data word (memory columns).";
+    sub: "scratch.sub", Word, working: true, register: true, "Subtrahend of the L4 subtractor.";
+    min: "scratch.min", Word, working: true, register: true, "Minuend of the L4 subtractor; then the result.";
+    dec_a: "scratch.a", Addr, working: true, register: true, "Decoded field a of the current instruction.";
+    dec_b: "scratch.b", Addr, working: true, register: true, "Decoded field b of the current instruction.";
+    dec_c: "scratch.c", Addr, working: true, register: true, "Decoded field c of the current instruction.";
+    pc: "pc", Addr, working: false, register: true, "The program counter (column 0).";
+    pos: "pos", Addr, working: false, register: false, "Bipolar column index; column 0 is all zeros.";
+    buf_a: "buffer.a", Word, working: true, register: true, "Operand a read by an L2 head (half values until rescaled).";
+    buf_b: "buffer.b", Word, working: true, register: true, "Operand b read by an L2 head (half values until rescaled).";
+    buf_c: "buffer.c", Word, working: true, register: true, "Operand c read by an L2 head (half values until rescaled).";
+    find_temp: "buffer.find", Word, working: true, register: true, "The value FIND searches for.";
+    load_temp: "buffer.load", Addr, working: true, register: true,
+        "The column address of the indirect read or second write (LOAD, STORE, SWAP).";
+    tag: "tag", Word, working: false, register: false, "Memory columns: bipolar of their own slot index.";
+    indicator: "indicator", One, working: false, register: false, "1 in the scratchpad columns 0..s−1.";
+}
+
+/// A top-level group of fields (the part of their names before the dot), for the UI's row ruler.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Group {
+    pub name: &'static str,
+    pub rows: std::ops::Range<usize>,
+}
 
 impl Layout {
-    pub fn new(cfg: &Config) -> Layout {
-        let l = cfg.logn();
-        let w = cfg.word_bits as usize;
-        let mut next = 0;
-        let mut take = |name: &'static str, len: usize| {
-            let r = Region { name, start: next, len };
-            next += len;
-            r
-        };
-        let lay = Layout {
-            logn: l,
-            word: w,
-            d: cfg.d(),
-            n: cfg.n,
-            cmd_a: take("cmds.a", l),
-            cmd_b: take("cmds.b", l),
-            cmd_c: take("cmds.c", l),
-            mem: take("memory", w),
-            sub: take("scratch.sub", w),
-            min: take("scratch.min", w),
-            dec_a: take("scratch.a", l),
-            dec_b: take("scratch.b", l),
-            dec_c: take("scratch.c", l),
-            pc: take("pc", l),
-            pos: take("pos", l),
-            buf_a: take("buffer.a", w),
-            buf_b: take("buffer.b", w),
-            buf_c: take("buffer.c", w),
-            find_temp: take("buffer.find", w),
-            load_temp: take("buffer.load", l),
-            tag: take("tag", w),
-            indicator: take("indicator", 1),
-        };
-        assert_eq!(next, cfg.d(), "the layout must fill d = 9·logn + 8·N + 1 rows");
-        lay
+    /// The groups, top to bottom, each the rows of its consecutive fields.
+    pub fn groups(&self) -> Vec<Group> {
+        let mut out: Vec<Group> = Vec::new();
+        for r in self.regions() {
+            let name = r.name.split('.').next().unwrap_or(r.name);
+            match out.last_mut() {
+                Some(g) if g.name == name => g.rows.end = r.start + r.len,
+                _ => out.push(Group { name, rows: r.rows() }),
+            }
+        }
+        out
     }
 
-    /// Every field, top to bottom.
-    pub fn regions(&self) -> [Region; 18] {
-        [
-            self.cmd_a,
-            self.cmd_b,
-            self.cmd_c,
-            self.mem,
-            self.sub,
-            self.min,
-            self.dec_a,
-            self.dec_b,
-            self.dec_c,
-            self.pc,
-            self.pos,
-            self.buf_a,
-            self.buf_b,
-            self.buf_c,
-            self.find_temp,
-            self.load_temp,
-            self.tag,
-            self.indicator,
-        ]
+    /// The declared field of a region of this layout.
+    pub fn field(&self, region: Region) -> &'static Field {
+        FIELDS.iter().find(|f| f.name == region.name).expect("invariant: every region is declared in FIELDS")
     }
 
     /// The field holding `row`.
@@ -163,19 +173,13 @@ impl Layout {
     }
 
     /// Rows that hold per-step working values: every one is zero between steps.
-    pub fn working(&self) -> [Region; 10] {
-        [
-            self.sub,
-            self.min,
-            self.dec_a,
-            self.dec_b,
-            self.dec_c,
-            self.buf_a,
-            self.buf_b,
-            self.buf_c,
-            self.find_temp,
-            self.load_temp,
-        ]
+    pub fn working(&self) -> impl Iterator<Item = Region> + '_ {
+        self.regions().into_iter().filter(|r| self.field(*r).working)
+    }
+
+    /// Column 0's fields shown as registers, each with how its bits read.
+    pub fn registers(&self) -> impl Iterator<Item = (Region, Width)> + '_ {
+        self.regions().into_iter().map(|r| (r, self.field(r))).filter(|(_, f)| f.register).map(|(r, f)| (r, f.width))
     }
 
     /// The L4 borrow-in (0 or 1), kept in column 0's `buffer.a[0]` from L2 to L4.
@@ -210,7 +214,11 @@ mod tests {
         assert_eq!(lay.label(0), "cmds.a[8]");
         assert_eq!(lay.label(lay.min.bit(3)), "scratch.min[3]");
         assert_eq!(lay.label(145), "indicator");
-        let covered: usize = GROUPS.iter().flat_map(|g| g.1.iter()).count();
-        assert_eq!(covered, lay.regions().len());
+        let groups: Vec<_> = lay.groups().iter().map(|g| g.name).collect();
+        assert_eq!(groups, ["cmds", "memory", "scratch", "pc", "pos", "buffer", "tag", "indicator"]);
+        assert_eq!(lay.groups()[2].rows, lay.sub.start..lay.dec_c.start + lay.dec_c.len);
+        assert_eq!(lay.working().count(), 10);
+        let regs: Vec<_> = lay.registers().map(|(r, _)| r.name).collect();
+        assert_eq!(regs[..2], ["scratch.sub", "scratch.min"]);
     }
 }

@@ -52,6 +52,14 @@ pub struct MemoryUse {
     pub weights: usize,
 }
 
+/// A transformer's state between steps ([`Transformer::save`]).
+#[derive(Clone, Debug)]
+pub struct Saved {
+    x: Tensor,
+    steps: u64,
+    status: Status,
+}
+
 pub type DenseEngine = Transformer<dense::Dense>;
 pub type SparseEngine = Transformer<sparse::Sparse>;
 
@@ -94,10 +102,19 @@ impl<B: Backend> Transformer<B> {
         Ok(())
     }
 
-    /// Replaces the tensor (tests set up registers directly).
-    pub fn set_tensor(&mut self, x: Tensor) {
-        self.x = x;
+    /// The machine between steps, to come back to: the tensor is the whole
+    /// state; the step count and status are this wrapper's bookkeeping.
+    pub fn save(&self) -> Saved {
+        Saved { x: self.x.clone(), steps: self.steps, status: self.status.clone() }
+    }
+
+    /// Returns to a saved point of this machine (same program and weights);
+    /// the backend's caches notice that every column may have changed.
+    pub fn restore(&mut self, saved: &Saved) {
+        self.x.clone_from(&saved.x);
         self.backend.touched(None);
+        self.steps = saved.steps;
+        self.status = saved.status.clone();
     }
 
     /// Bytes for the tensor, the engine's caches and the weights.
@@ -116,10 +133,6 @@ impl<B: Backend> Transformer<B> {
 
     pub fn tensor(&self) -> &Tensor {
         &self.x
-    }
-
-    pub fn backend_mut(&mut self) -> &mut B {
-        &mut self.backend
     }
 
     /// The fault that stops the step at the current PC, decoded from the tensor.

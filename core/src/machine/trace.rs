@@ -16,9 +16,53 @@ pub struct Match {
     pub tie: bool,
 }
 
+/// What a head is for, declared with its weights (`weights::Head::role`): the
+/// UI and the explanations ask the role, never the layer's or head's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadRole {
+    /// L1: column 0 reads the instruction at the PC.
+    Fetch,
+    /// L2: column 0 reads an operand M[a], M[b] or M[c].
+    ReadOperand,
+    /// L3: column 0 reads the word a pointer names (LOAD, and what STORE/SWAP overwrite).
+    Load,
+    /// L3: column 0 finds the memory column holding a value (FIND).
+    Find,
+    /// L5: column 0 writes the result into column b.
+    Write,
+    /// L5: column 0 writes a second column (SWAP's other operand, STORE's target).
+    SecondWrite,
+}
+
+impl HeadRole {
+    /// Whether the head's matches land on memory it writes (otherwise it reads them).
+    pub fn writes_memory(self) -> bool {
+        matches!(self, HeadRole::Write | HeadRole::SecondWrite)
+    }
+
+    /// Whether its match reads a memory column.
+    pub fn reads_memory(self) -> bool {
+        matches!(self, HeadRole::ReadOperand | HeadRole::Load | HeadRole::Find)
+    }
+
+    /// What the head does, in a phrase.
+    pub fn doc(self) -> &'static str {
+        match self {
+            HeadRole::Fetch => "reads the instruction at the program counter",
+            HeadRole::ReadOperand => "reads an operand from memory",
+            HeadRole::Load => "reads the memory word a pointer names",
+            HeadRole::Find => "finds the memory column holding a value",
+            HeadRole::Write => "writes the result into memory",
+            HeadRole::SecondWrite => "writes a second memory column",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct HeadTrace {
     pub name: &'static str,
+    pub role: HeadRole,
     pub matches: Vec<Match>,
 }
 

@@ -29,7 +29,7 @@ use super::rows::RowMask;
 use super::same_bits;
 use super::slots::{self, Slot};
 use super::Shortcuts;
-use crate::machine::trace::{BestTwo, HeadTrace};
+use crate::machine::trace::{BestTwo, HeadRole, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,6 +59,7 @@ const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
 pub struct Head {
     pub name: &'static str,
+    role: HeadRole,
     kdim: usize,
     /// K over the key dimensions (in an order of our choosing: the scores
     /// do not depend on it), V over `v_rows`, as vector loads ([`slots`]).
@@ -123,6 +124,7 @@ impl Head {
         let vdim = v_rows.len();
         Head {
             name: h.name,
+            role: h.role,
             kdim: h.kdim,
             k,
             v,
@@ -422,7 +424,7 @@ impl Head {
     /// Every source's best two as the dense definition finds them (for the UI).
     pub fn trace(&self) -> HeadTrace {
         let matches = (0..self.n).filter(|&i| self.class[i] != Class::Zero).filter_map(|i| self.scan(i).record(i));
-        HeadTrace { name: self.name, matches: matches.collect() }
+        HeadTrace { name: self.name, role: self.role, matches: matches.collect() }
     }
 
     pub fn bytes(&self) -> usize {

@@ -1,13 +1,13 @@
 //! L1 fetch: column 0 ties with column PC and copies its instruction fields
 //! (half-valued) into `scratch.a/b/c`; the FFN turns them into bipolar fields.
 
-use super::{FfnBuilder, Gates, Head, Layer, Lin};
+use super::{FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
 use crate::machine::layout::Layout;
 
 pub fn build(lay: &Layout, g: &Gates) -> Layer {
     // Q = K = pc + pos: column 0 carries the PC (its pos is zero), column PC
     // its own index, so both score logn and tie; every other column scores ≤ logn − 2.
-    let mut fetch = Head { name: "fetch", kdim: lay.logn, k: Vec::new(), v: Vec::new() };
+    let mut fetch = Head { name: "fetch", role: HeadRole::Fetch, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
     for i in 0..lay.logn {
         fetch.k.push((i, lay.pc.bit(i), 1.0));
         fetch.k.push((i, lay.pos.bit(i), 1.0));

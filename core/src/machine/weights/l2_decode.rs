@@ -3,13 +3,13 @@
 //! `min − sub − carry` is every arithmetic result, and prepares the
 //! addresses of the indirect operations.
 
-use super::{word_bit, FfnBuilder, Gates, Head, Layer, Lin};
+use super::{word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
 use crate::isa::Opcode;
 use crate::machine::layout::{Layout, Region};
 
 /// A head reading the memory word at the column named by `field` into `buf`.
-pub fn read_head(name: &'static str, lay: &Layout, field: Region, buf: Region) -> Head {
-    let mut h = Head { name, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
+pub fn read_head(name: &'static str, role: HeadRole, lay: &Layout, field: Region, buf: Region) -> Head {
+    let mut h = Head { name, role, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
     for i in 0..lay.logn {
         h.k.push((i, field.bit(i), 1.0));
         h.k.push((i, lay.pos.bit(i), 1.0));
@@ -22,9 +22,9 @@ pub fn read_head(name: &'static str, lay: &Layout, field: Region, buf: Region) -
 
 pub fn build(lay: &Layout, g: &Gates) -> Layer {
     let heads = vec![
-        read_head("read a", lay, lay.dec_a, lay.buf_a),
-        read_head("read b", lay, lay.dec_b, lay.buf_b),
-        read_head("read c", lay, lay.dec_c, lay.buf_c),
+        read_head("read a", HeadRole::ReadOperand, lay, lay.dec_a, lay.buf_a),
+        read_head("read b", HeadRole::ReadOperand, lay, lay.dec_b, lay.buf_b),
+        read_head("read c", HeadRole::ReadOperand, lay, lay.dec_c, lay.buf_c),
     ];
     let mut f = FfnBuilder::default();
     // The heads' copies outside column 0 go; buffer.a/c are also consumed here in column 0.

@@ -3,15 +3,15 @@
 //! `buffer.find` against every memory word and returns that column's tag into
 //! min. The FFN rescales those halves and clears the copies elsewhere.
 
-use super::{l2_decode::read_head, word_bit, FfnBuilder, Gates, Head, Layer, Lin};
+use super::{l2_decode::read_head, word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
 use crate::isa::Opcode;
 use crate::machine::layout::Layout;
 
 pub fn build(lay: &Layout, g: &Gates) -> Layer {
-    let load = read_head("load", lay, lay.load_temp, lay.buf_c);
+    let load = read_head("load", HeadRole::Load, lay, lay.load_temp, lay.buf_c);
     // Q = K = find_temp + memory: column 0 (seeking v) ties with the one
     // memory column holding v (precheck guarantees it is unique).
-    let mut find = Head { name: "find", kdim: lay.word, k: Vec::new(), v: Vec::new() };
+    let mut find = Head { name: "find", role: HeadRole::Find, kdim: lay.word, k: Vec::new(), v: Vec::new() };
     for i in 0..lay.word {
         find.k.push((i, lay.find_temp.bit(i), 1.0));
         find.k.push((i, lay.mem.bit(i), 1.0));

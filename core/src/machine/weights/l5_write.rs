@@ -3,11 +3,11 @@
 //! STORE). Column 0 ties with the target, so the target gets half of V·x₀:
 //! V carries twice the difference. Only column 0 has nonzero V.
 
-use super::{Ffn, Head, Layer};
+use super::{Ffn, Head, HeadRole, Layer};
 use crate::machine::layout::{Layout, Region};
 
-fn write_head(name: &'static str, lay: &Layout, addr: Region, v: [(Region, f32); 2]) -> Head {
-    let mut h = Head { name, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
+fn write_head(name: &'static str, role: HeadRole, lay: &Layout, addr: Region, v: [(Region, f32); 2]) -> Head {
+    let mut h = Head { name, role, kdim: lay.logn, k: Vec::new(), v: Vec::new() };
     for i in 0..lay.logn {
         h.k.push((i, addr.bit(i), 1.0));
         h.k.push((i, lay.pos.bit(i), 1.0));
@@ -22,7 +22,8 @@ fn write_head(name: &'static str, lay: &Layout, addr: Region, v: [(Region, f32);
 
 pub fn build(lay: &Layout) -> Layer {
     // R is bipolar in min; M[b], M[target] are half-valued in buffer.b, buffer.c.
-    let first = write_head("write b", lay, lay.dec_b, [(lay.min, 2.0), (lay.buf_b, -4.0)]);
-    let second = write_head("write second", lay, lay.load_temp, [(lay.buf_b, 4.0), (lay.buf_c, -4.0)]);
+    let first = write_head("write b", HeadRole::Write, lay, lay.dec_b, [(lay.min, 2.0), (lay.buf_b, -4.0)]);
+    let second =
+        write_head("write second", HeadRole::SecondWrite, lay, lay.load_temp, [(lay.buf_b, 4.0), (lay.buf_c, -4.0)]);
     Layer { name: "L5 write", heads: vec![first, second], ffn: Ffn::default() }
 }

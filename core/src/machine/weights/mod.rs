@@ -21,6 +21,7 @@ mod l7_select;
 mod l8_correct;
 
 use super::layout::Layout;
+pub use super::trace::HeadRole;
 use crate::config::Config;
 use crate::isa::Opcode;
 
@@ -28,12 +29,34 @@ use crate::isa::Opcode;
 #[derive(Clone, Debug)]
 pub struct Head {
     pub name: &'static str,
+    pub role: HeadRole,
     /// Width of the key space.
     pub kdim: usize,
     /// `(key dimension, input row, weight)`.
     pub k: Vec<(usize, usize, f32)>,
     /// `(output row, input row, weight)`.
     pub v: Vec<(usize, usize, f32)>,
+}
+
+impl Head {
+    /// `K` as a row-major `kdim × d` matrix.
+    pub fn k_matrix(&self, d: usize) -> Vec<f32> {
+        matrix(self.kdim, d, &self.k)
+    }
+
+    /// `V` as a row-major `d × d` matrix.
+    pub fn v_matrix(&self, d: usize) -> Vec<f32> {
+        matrix(d, d, &self.v)
+    }
+}
+
+/// A row-major `rows × cols` matrix from `(row, column, weight)` entries; repeated entries add up.
+fn matrix(rows: usize, cols: usize, entries: &[(usize, usize, f32)]) -> Vec<f32> {
+    let mut m = vec![0.0; rows * cols];
+    for &(r, c, w) in entries {
+        m[r * cols + c] += w;
+    }
+    m
 }
 
 /// One hidden unit: `ReLU(w1·a + b1)` added to the rows of `w2`.
@@ -51,6 +74,34 @@ pub struct Unit {
 pub struct Ffn {
     pub units: Vec<Unit>,
     pub b2: Vec<(usize, f32)>,
+}
+
+/// An FFN as the dense definition's matrices, row-major.
+pub struct DenseFfn {
+    pub hidden: usize,
+    /// `hidden × d`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `d × hidden`.
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+}
+
+impl Ffn {
+    pub fn dense(&self, d: usize) -> DenseFfn {
+        let hidden = self.units.len();
+        let units = || self.units.iter().enumerate();
+        let w1: Vec<_> = units().flat_map(|(u, unit)| unit.w1.iter().map(move |&(r, w)| (u, r, w))).collect();
+        let w2: Vec<_> = units().flat_map(|(u, unit)| unit.w2.iter().map(move |&(r, w)| (r, u, w))).collect();
+        let b2: Vec<_> = self.b2.iter().map(|&(r, w)| (r, 0, w)).collect();
+        DenseFfn {
+            hidden,
+            w1: matrix(hidden, d, &w1),
+            b1: self.units.iter().map(|u| u.b1).collect(),
+            w2: matrix(d, hidden, &w2),
+            b2: matrix(d, 1, &b2),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -100,6 +151,32 @@ impl Weights {
     pub fn stats(&self) -> Vec<LayerStats> {
         self.layers.iter().map(LayerStats::of).collect()
     }
+
+    /// The `total` row of `loom weights`: heads and units summed; nonzeros
+    /// and distinct values counted over all layers at once.
+    pub fn total_stats(&self) -> LayerStats {
+        let all: Vec<f32> = self.layers.iter().flat_map(LayerStats::values).collect();
+        let stats = self.stats();
+        LayerStats {
+            name: "total",
+            heads: stats.iter().map(|s| s.heads).sum(),
+            ffn_rows: stats.iter().map(|s| s.ffn_rows).sum(),
+            nonzeros: all.len(),
+            distinct: distinct(&all),
+        }
+    }
+
+    /// The table `loom weights` prints: per layer, then the totals.
+    pub fn summary(&self) -> String {
+        use std::fmt::Write;
+        let mut out = format!("{}\n", self.config);
+        let _ = writeln!(out, "{:<16} {:>5} {:>8} {:>9} {:>8}", "layer", "heads", "ffn rows", "nonzeros", "distinct");
+        for s in self.stats().iter().chain([&self.total_stats()]) {
+            let _ =
+                writeln!(out, "{:<16} {:>5} {:>8} {:>9} {:>8}", s.name, s.heads, s.ffn_rows, s.nonzeros, s.distinct);
+        }
+        out
+    }
 }
 
 /// The figures `loom weights` prints.
@@ -115,15 +192,12 @@ pub struct LayerStats {
 impl LayerStats {
     fn of(l: &Layer) -> LayerStats {
         let vals = Self::values(l);
-        let mut distinct: Vec<u32> = vals.iter().map(|v| v.to_bits()).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
         LayerStats {
             name: l.name,
             heads: l.heads.len(),
             ffn_rows: l.ffn.units.len(),
             nonzeros: vals.len(),
-            distinct: distinct.len(),
+            distinct: distinct(&vals),
         }
     }
 
@@ -133,6 +207,14 @@ impl LayerStats {
         let units = l.ffn.units.iter().flat_map(|u| u.w1.iter().chain(&u.w2).map(|e| e.1).chain([u.b1]));
         heads.chain(units).chain(l.ffn.b2.iter().map(|e| e.1)).filter(|&v| v != 0.0).collect()
     }
+}
+
+/// How many different bit patterns `vals` holds.
+fn distinct(vals: &[f32]) -> usize {
+    let mut bits: Vec<u32> = vals.iter().map(|v| v.to_bits()).collect();
+    bits.sort_unstable();
+    bits.dedup();
+    bits.len()
 }
 
 /// An affine expression `Σ w·row + c` over the rows of one column.

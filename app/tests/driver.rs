@@ -1,0 +1,197 @@
+//! The session protocol's driver, natively and in headless Chromium: commands
+//! in, events out, runs paced by a simulated clock (so "five seconds at 10
+//! steps/s" takes milliseconds and the figures are exact).
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use loom_app::session::protocol::Status;
+use loom_app::session::{Command, Driver, Event, Next, Session, StepBy, EXAMPLE};
+use loom_core::Config;
+
+/// A page's run loop over simulated time: ticks of at most 8 ms of "work"
+/// every 16 ms frame (or after the pause a demo asks for), for `seconds`.
+struct Sim {
+    driver: Driver,
+    t: f64,
+    /// Simulated milliseconds one clock reading costs (the work between readings).
+    reading: f64,
+    events: Vec<Event>,
+}
+
+impl Sim {
+    fn new(source: &str, config: &str) -> Sim {
+        let session = Session::new(source.to_owned(), Config::preset(config).unwrap());
+        Sim { driver: Driver::new(session), t: 0.0, reading: 0.05, events: Vec::new() }
+    }
+
+    fn send(&mut self, cmd: Command) -> Vec<Event> {
+        let events = self.driver.handle(cmd, self.t).expect("the command is accepted");
+        self.events.extend(events.iter().cloned());
+        events
+    }
+
+    fn run_for(&mut self, seconds: f64) {
+        let end = self.t + seconds * 1000.0;
+        while self.t < end {
+            let (mut t, reading) = (self.t, self.reading);
+            let mut clock = || {
+                t += reading;
+                t
+            };
+            let (events, next) = self.driver.tick(&mut clock, 8.0);
+            self.events.extend(events);
+            self.t = match next {
+                Next::After(ms) => t + ms.max(16.0),
+                _ => (self.t + 16.0).max(t),
+            };
+        }
+    }
+
+    fn steps(&self) -> u64 {
+        self.driver.view().steps
+    }
+}
+
+const FOREVER: &str = "int n; int main() { while (1) { n++; } return 0; }";
+
+#[test]
+fn every_limited_speed_keeps_its_rate() {
+    for speed in [1u32, 10, 100, 1_000, 10_000] {
+        let mut sim = Sim::new(FOREVER, "small");
+        sim.send(Command::Speed { steps_per_second: speed });
+        sim.send(Command::Run);
+        sim.run_for(5.0);
+        let want = 5.0 * f64::from(speed);
+        let got = sim.steps() as f64;
+        assert!((got - want).abs() <= want * 0.05 + 2.0, "{speed}/s for 5 s ran {got} steps");
+        // And it keeps going: the next second adds about one second's worth.
+        sim.run_for(1.0);
+        let more = sim.steps() as f64 - got;
+        assert!((more - f64::from(speed)).abs() <= f64::from(speed) * 0.1 + 2.0, "{speed}/s: {more} in the 6th second");
+        assert!(sim.driver.running());
+    }
+}
+
+#[test]
+fn full_speed_runs_and_refreshes_at_most_twenty_times_a_second() {
+    let mut sim = Sim::new(FOREVER, "small");
+    // A slow machine: 3 ms between clock readings, so one step per chunk.
+    sim.reading = 3.0;
+    sim.send(Command::Run);
+    sim.run_for(2.0);
+    assert!(sim.steps() > 100, "{}", sim.steps());
+    let views = sim.events.iter().filter(|e| matches!(e, Event::Step(_))).count();
+    assert!((30..=42).contains(&views), "{views} step events in 2 s");
+}
+
+#[test]
+fn demos_advance_past_their_first_frame_at_every_speed() {
+    for speed in [1u32, 10, 100, 1_000, 10_000, 0] {
+        for id in ["sort", "snake"] {
+            let mut sim = Sim::new("", "compact");
+            sim.send(Command::Demo { id: Some(id.into()) });
+            sim.send(Command::Speed { steps_per_second: speed });
+            sim.send(Command::Run);
+            if id == "snake" {
+                while sim.driver.view().note.is_none() && sim.t < 600_000.0 {
+                    sim.run_for(1.0);
+                }
+                let waiting = sim.steps();
+                sim.run_for(1.0);
+                assert_eq!(sim.steps(), waiting, "{id} at {speed}/s waits for the first key");
+                assert!(sim.driver.view().note.is_some_and(|n| n.contains("key")));
+                sim.send(Command::Key { key: "ArrowDown".into() });
+            }
+            // Two frames: the run went on past the first one (slow speeds need simulated minutes).
+            let frames = |sim: &Sim| sim.events.iter().filter(|e| matches!(e, Event::Frame(_))).count();
+            let start = frames(&sim);
+            while frames(&sim) < start + 2 && sim.t < 600_000.0 && sim.driver.running() {
+                sim.run_for(1.0);
+            }
+            assert!(frames(&sim) >= start + 2, "{id} at {speed}/s: {} steps, {} frames", sim.steps(), frames(&sim));
+        }
+    }
+}
+
+#[test]
+fn a_layer_walk_shows_one_moment_at_every_layer() {
+    let mut sim = Sim::new(EXAMPLE, "small");
+    sim.send(Command::Compile);
+    let first = Config::preset("small").unwrap().instr_col(0);
+    let mut executing = sim.driver.view().instr;
+    for _ in 0..5 {
+        for layer in 0..8 {
+            sim.send(Command::Step { by: StepBy::Layer });
+            let v = sim.driver.view();
+            assert_eq!(v.layer.as_ref().map(|l| l.index), Some(layer));
+            let pc = v.registers.iter().find(|r| r.name == "pc").expect("a pc register").value;
+            assert_eq!(pc, v.pc as i64, "L{}: the status bar's PC is the tensor's", layer + 1);
+            assert_eq!(v.instr, executing, "L{}: the instruction shown is the one executing", layer + 1);
+        }
+        // After L8 the PC in the tensor is the next instruction's.
+        executing = sim.driver.view().pc.checked_sub(first);
+    }
+}
+
+#[test]
+fn load_compiles_and_answers_with_the_build_and_the_view() {
+    let mut sim = Sim::new("", "small");
+    let events = sim.send(Command::Load {
+        source: "int x = 2; int main() { x = x * 21; return 0; }".into(),
+        lang: None,
+        config: Some("tiny".into()),
+        engine: None,
+    });
+    match &events[..] {
+        [Event::Compiled(b), Event::Step(v)] => {
+            assert!(b.ok && b.config == "tiny", "{:?}", b.diagnostics);
+            assert_eq!(v.status, Status::Loaded);
+        }
+        other => panic!("unexpected events {other:?}"),
+    }
+    sim.send(Command::Run);
+    sim.run_for(1.0);
+    let last = sim.events.last().unwrap();
+    assert_eq!(last.name(), "halted");
+    assert_eq!(last.view().unwrap().vars.get("x").map(ToString::to_string).as_deref(), Some("42"));
+}
+
+#[test]
+fn editing_keeps_the_machine_and_shows_fresh_diagnostics() {
+    let mut sim = Sim::new(EXAMPLE, "small");
+    sim.send(Command::Compile);
+    sim.send(Command::Step { by: StepBy::Instruction });
+    let events = sim.send(Command::Edit { source: EXAMPLE.replace("sum = sum + n;", "sum = sum + ;") });
+    let Some(Event::Compiled(b)) = events.first() else { panic!("{events:?}") };
+    assert!(b.diagnostics.iter().any(|d| d.is_error()), "the error shows while typing");
+    let v = sim.driver.view();
+    assert_eq!((v.steps, v.edited), (1, true), "the machine stays until the next build");
+    let fixed = sim.send(Command::Edit { source: EXAMPLE.to_owned() });
+    let Some(Event::Compiled(b)) = fixed.first() else { panic!() };
+    assert!(b.diagnostics.is_empty(), "fixing the error clears it at once");
+}
+
+#[test]
+fn a_line_step_that_gives_up_says_why() {
+    let mut sim = Sim::new("int n; int main() { while (1) n++; return 0; }", "small");
+    sim.send(Command::Compile);
+    for _ in 0..3 {
+        sim.send(Command::Step { by: StepBy::Line });
+    }
+    let note = sim.driver.view().note.unwrap_or_default();
+    assert!(note.contains("without leaving line"), "{note}");
+}
+
+#[test]
+fn bad_commands_are_refused_and_change_nothing() {
+    let mut sim = Sim::new(EXAMPLE, "small");
+    sim.send(Command::Compile);
+    assert!(sim.driver.handle(Command::Config { name: "huge".into() }, 0.0).is_err());
+    assert!(sim.driver.handle(Command::Example { index: 3 }, 0.0).is_err());
+    assert!(sim.driver.handle(Command::Demo { id: Some("tetris".into()) }, 0.0).is_err());
+    assert_eq!(sim.driver.build().config, "small");
+}

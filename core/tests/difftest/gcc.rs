@@ -1,0 +1,147 @@
+//! gcc's side: many programs of one word size in one C file (each program's
+//! names prefixed `p<k>_`), one `gcc -fwrapv -O0` per batch, then one process
+//! per program. A program's report goes to stderr (`name v…` per global, then
+//! `halted` or `fault LINE MESSAGE`); what it prints goes to stdout.
+
+use super::outcome::{End, Outcome};
+use super::program::Program;
+use super::text::{render, Dialect};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A program gets this long to run (they run for milliseconds).
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+pub fn available() -> bool {
+    Command::new("gcc").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// The helpers every program uses: N-bit words, wrapping, and our machine's faults.
+fn prelude(bits: u32) -> String {
+    format!(
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+typedef int{bits}_t word;
+#define W(x) ((int)(word)(x))
+static void (*dump_)(void);
+static void fault_(const char *message, int line) {{
+    fflush(stdout);
+    dump_();
+    fprintf(stderr, "fault %d %s\n", line, message);
+    exit(0);
+}}
+static int nonzero_(int b, int line) {{ if (b == 0) fault_("division by zero", line); return b; }}
+static int div_(int a, int b, int line) {{ return W(a / nonzero_(b, line)); }}
+static int rem_(int a, int b, int line) {{ return W(a % nonzero_(b, line)); }}
+static void assert_(int c, int line) {{ if (!c) fault_("assertion failed", line); }}
+static int abs_(int a) {{ return W(a < 0 ? -a : a); }}
+static int min_(int a, int b) {{ return a < b ? a : b; }}
+static int max_(int a, int b) {{ return a > b ? a : b; }}
+"#
+    )
+}
+
+/// gcc's text of one program, its lines numbered as in ours, and its runner `p<k>_run`.
+fn program_text(k: usize, p: &Program) -> String {
+    let prefix = format!("p{k}_");
+    let mut s = format!("#line 1 \"p{k}.c\"\n");
+    s += &render(p, Dialect::Gcc { prefix: &prefix });
+    let _ = writeln!(s, "static void {prefix}dump(void) {{");
+    for g in &p.globals {
+        let n = g.len.unwrap_or(1);
+        let _ = writeln!(
+            s,
+            "    fputs(\"{0}\", stderr); for (int i = 0; i < {n}; i++) fprintf(stderr, \" %d\", ((word *)&{prefix}{0})[i]); fputc('\\n', stderr);",
+            g.name
+        );
+    }
+    let _ = writeln!(s, "}}");
+    let _ = writeln!(
+        s,
+        "static void {prefix}run(void) {{ dump_ = {prefix}dump; {prefix}main(); fflush(stdout); {prefix}dump(); fputs(\"halted\\n\", stderr); }}"
+    );
+    s
+}
+
+/// Compiles the programs (all of `bits`-bit words) into `dir/name` and runs each one.
+pub fn run_batch(dir: &Path, name: &str, bits: u32, progs: &[&Program]) -> Result<Vec<Outcome>, String> {
+    let mut src = prelude(bits);
+    for (k, p) in progs.iter().enumerate() {
+        assert_eq!(p.bits, bits, "a batch has one word size");
+        src += &program_text(k, p);
+    }
+    src += "int main(int argc, char **argv) {\n    if (argc < 2) return 2;\n    switch (atoi(argv[1])) {\n";
+    for k in 0..progs.len() {
+        let _ = writeln!(src, "    case {k}: p{k}_run(); break;");
+    }
+    src += "    default: return 2;\n    }\n    return 0;\n}\n";
+    let c = dir.join(format!("{name}.c"));
+    let exe = dir.join(name);
+    std::fs::write(&c, &src).map_err(|e| format!("{}: {e}", c.display()))?;
+    let out = Command::new("gcc")
+        .args(["-fwrapv", "-O0", "-w", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .output()
+        .map_err(|e| format!("gcc: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("gcc rejected {}:\n{}", c.display(), String::from_utf8_lossy(&out.stderr)));
+    }
+    (0..progs.len()).map(|k| run_one(&exe, k, &dir.join(format!("{name}.{k}")))).collect()
+}
+
+fn run_one(exe: &Path, k: usize, stem: &Path) -> Result<Outcome, String> {
+    let (out_path, err_path) = (stem.with_extension("out"), stem.with_extension("err"));
+    let file = |p: &Path| std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()));
+    let mut child = Command::new(exe)
+        .arg(k.to_string())
+        .stdin(Stdio::null())
+        .stdout(file(&out_path)?)
+        .stderr(file(&err_path)?)
+        .spawn()
+        .map_err(|e| format!("{}: {e}", exe.display()))?;
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(s);
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let output = String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned();
+    let report = String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
+    let _ = std::fs::remove_file(&out_path);
+    let _ = std::fs::remove_file(&err_path);
+    let mut o = parse_report(&report, output);
+    match status {
+        None => o.end = End::Other("gcc's build timed out".into()),
+        Some(s) if !s.success() => o.end = End::Other(format!("gcc's build exited with {s}")),
+        Some(_) => {}
+    }
+    Ok(o)
+}
+
+fn parse_report(report: &str, output: String) -> Outcome {
+    let mut globals = Vec::new();
+    let mut end = End::Other(format!("gcc's build reported nothing final: {report:?}"));
+    for line in report.lines() {
+        let mut words = line.split(' ');
+        let head = words.next().unwrap_or_default();
+        if head == "halted" {
+            end = End::Halted;
+        } else if head == "fault" {
+            let line_no = words.next().and_then(|w| w.parse().ok());
+            end = End::Fault { message: words.collect::<Vec<_>>().join(" "), line: line_no };
+        } else {
+            globals.push((head.to_string(), words.filter_map(|w| w.parse().ok()).collect()));
+        }
+    }
+    Outcome { globals, end, output }
+}

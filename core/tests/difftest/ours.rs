@@ -1,0 +1,96 @@
+//! Our side: compile with `loom_core::compiler`, run on the interpreter, or on
+//! the sparse transformer in lockstep with the interpreter.
+
+use super::gen::Features;
+use super::outcome::{End, Outcome};
+use loom_core::compiler::compile;
+use loom_core::machine::{lockstep::lockstep, SparseEngine};
+use loom_core::state::Status;
+use loom_core::{Config, Engine, Interp, Program};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The features our compiler accepts, found by compiling one small program for each.
+pub fn features() -> Features {
+    static FOUND: OnceLock<Features> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let ok = |src: &str| compile(src, Config::preset("compact").expect("a preset")).program.is_some();
+        Features {
+            chars: ok("char c = 'a';\nchar s[3] = \"ab\";\nint main() { char d = c; return s[0] + d; }\n"),
+            switch: ok("int main() { int x = 1; switch (x) { case 1: { x = 2; break; } default: { x = 3; } } return x; }\n"),
+            recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
+            pointers: ok("int a[3];\nvoid f(int *p, int v[]) { *p = v[1]; }\nint main() { int x = 0; f(&x, a); f(&x, a + 1); return x; }\n"),
+        }
+    })
+}
+
+/// Why our compiler did not produce a program.
+pub enum Rejected {
+    /// The program needs a bigger machine than any preset (not a bug).
+    TooBig(String),
+    /// Any other error: gcc compiles the same program, so this is a divergence.
+    Error(String),
+}
+
+/// Compiles for N-bit words on the 512-column preset, or on the largest one if it does not fit.
+pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
+    let presets: &[&str] = if bits == 8 { &["compact", "large"] } else { &["compact16", "large16"] };
+    let mut last = String::new();
+    for name in presets {
+        let out = compile(text, Config::preset(name).expect("a preset"));
+        if let Some(p) = out.program {
+            return Ok(p);
+        }
+        let errors: Vec<String> =
+            out.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.render("ours.c", text)).collect();
+        last = errors.join("\n");
+        let too_big = |e: &String| e.contains("the program does not fit") || e.contains("inlining every call needs");
+        if !errors.iter().all(too_big) {
+            return Err(Rejected::Error(last));
+        }
+    }
+    Err(Rejected::TooBig(last))
+}
+
+/// Runs on the interpreter; returns the outcome and the steps taken.
+pub fn interpret(prog: &Program, max_steps: u64) -> (Outcome, u64) {
+    let mut m = Interp::new(prog).expect("a compiled program loads");
+    let status = m.run(max_steps, None);
+    (outcome(prog, &m, &status), m.steps())
+}
+
+/// Sparse transformers by configuration, kept so their weights are built once.
+#[derive(Default)]
+pub struct Transformers(HashMap<&'static str, SparseEngine>);
+
+impl Transformers {
+    /// Runs the sparse transformer in lockstep with the interpreter (compared after
+    /// every step); returns the transformer's outcome and the steps, or the divergence.
+    pub fn lockstep(&mut self, prog: &Program, max_steps: u64) -> Result<(Outcome, u64), String> {
+        let engine = match self.0.get_mut(prog.config.name) {
+            Some(e) => {
+                e.reload(prog).map_err(|e| e.to_string())?;
+                e
+            }
+            None => self.0.entry(prog.config.name).or_insert(SparseEngine::new(prog).map_err(|e| e.to_string())?),
+        };
+        let mut oracle = Interp::new(prog).expect("a compiled program loads");
+        let status = lockstep(engine, &mut oracle, max_steps).map_err(|d| d.to_string())?;
+        Ok((outcome(prog, engine, &status), engine.steps()))
+    }
+}
+
+fn outcome(prog: &Program, m: &dyn Engine, status: &Status) -> Outcome {
+    let globals = prog
+        .symbols
+        .iter()
+        .filter(|s| s.scope == "global" && !s.hidden)
+        .map(|s| (s.name.clone(), (s.slot..s.slot + s.len).map(|k| m.read_slot(k) as i64).collect()))
+        .collect();
+    let end = match status {
+        Status::Halted => End::Halted,
+        Status::Fault { pc, message } => End::Fault { message: message.clone(), line: prog.line_at_pc(*pc) },
+        s => End::Other(format!("ours stopped: {}", s.name())),
+    };
+    Outcome { globals, end, output: String::new() }
+}

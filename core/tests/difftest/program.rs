@@ -1,0 +1,357 @@
+//! The generated program: one structure, printed twice by `text` (our C and
+//! gcc's C), so both compilers see the same program.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 18] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::LogAnd,
+        BinOp::LogOr,
+    ];
+
+    /// The operators that have a compound assignment (`+=` …).
+    pub const COMPOUND: [BinOp; 10] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+    ];
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::LogAnd => "&&",
+            BinOp::LogOr => "||",
+        }
+    }
+
+    /// C's precedence (higher binds tighter); all of these associate to the left.
+    pub fn prec(self) -> u8 {
+        match self {
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 13,
+            BinOp::Add | BinOp::Sub => 12,
+            BinOp::Shl | BinOp::Shr => 11,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 10,
+            BinOp::Eq | BinOp::Ne => 9,
+            BinOp::And => 8,
+            BinOp::Xor => 7,
+            BinOp::Or => 6,
+            BinOp::LogAnd => 5,
+            BinOp::LogOr => 4,
+        }
+    }
+
+    /// Whether the exact result can leave the N-bit range (gcc's side wraps it).
+    pub fn wraps(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+    Plus,
+}
+
+impl UnOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Plus => "+",
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+            UnOp::BitNot => "~",
+        }
+    }
+}
+
+/// How a literal is spelled in our text (gcc's text always spells the value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lit {
+    Dec,
+    /// Any N-bit pattern: `0xFF` is −1 on 8 bits.
+    Hex,
+    Oct,
+    /// A character literal; only for values that have one.
+    Char,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Abs,
+    Min,
+    Max,
+}
+
+impl Builtin {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Abs => "abs",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A value in the signed N-bit range, and its spelling.
+    Num(i64, Lit),
+    /// A `#define` name and its value.
+    Macro(String, i64),
+    /// `*p` for a pointer parameter `p`.
+    Deref(String),
+    /// `&x`, an argument for a pointer parameter.
+    AddrOf(String),
+    /// `a + k`: the array `a` from element `k` on, an argument for an array parameter.
+    Offset(String, usize),
+    Var(String),
+    Index(String, Box<Expr>),
+    Call(String, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `lhs = rhs` or `lhs op= rhs`.
+    Assign(Option<BinOp>, Box<Expr>, Box<Expr>),
+    IncDec {
+        inc: bool,
+        post: bool,
+        target: Box<Expr>,
+    },
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `(e)`: parentheses our text keeps even where precedence does not need them.
+    Paren(Box<Expr>),
+}
+
+/// A loop that cannot run away: `guard` counts iterations up to `bound`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guard {
+    pub var: String,
+    pub bound: i64,
+}
+
+/// One declarator: `name = e` or `name[len] = {…}` (a list may be shorter than `len`),
+/// or a `char` array holding a string (`name[len] = "text"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub len: Option<usize>,
+    pub init: Vec<Expr>,
+    /// Declared `char` (an N-bit word like `int` on our machine).
+    pub char: bool,
+    pub string: Option<String>,
+}
+
+/// `case label:` (or `default:` without one) and its statements, in braces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arm {
+    pub label: Option<Expr>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `int a = 1, b[2] = {a};`: each declarator sees the ones before it.
+    Decl(Vec<Local>),
+    Expr(Expr),
+    If(Expr, Vec<Stmt>, Option<Vec<Stmt>>),
+    /// `for (int var = from; var CMP to; var += step)`; `var` is never written in
+    /// the body. Without a guard the bounds are literals that give a known number
+    /// of trips; with one (`int g = 0; for (…; g < bound && var CMP to; …) { g++; … }`)
+    /// they are any expressions.
+    For {
+        var: String,
+        from: Expr,
+        cmp: BinOp,
+        to: Expr,
+        step: i64,
+        guard: Option<Guard>,
+        body: Vec<Stmt>,
+    },
+    /// `int g = 0; while (g < bound && cond) { g++; … }`, or the `do … while` form.
+    While {
+        guard: Guard,
+        cond: Expr,
+        body: Vec<Stmt>,
+        do_while: bool,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Block(Vec<Stmt>),
+    Assert(Expr),
+    Frame,
+    Switch(Expr, Vec<Arm>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Global {
+    pub name: String,
+    pub len: Option<usize>,
+    /// A `#define` that spells the length.
+    pub len_macro: Option<String>,
+    /// Constant expressions (may be fewer than the array's length; none: no initializer).
+    pub init: Vec<Expr>,
+    pub char: bool,
+    /// A `char` array's string initializer.
+    pub string: Option<String>,
+}
+
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    /// `int *p`, used as `*p`: the caller passes `&x`.
+    Pointer,
+    /// `int v[]`, indexed below `len`: the caller passes an array (or `a + k`) that long.
+    Array(usize),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub returns_int: bool,
+    pub body: Vec<Stmt>,
+}
+
+/// A whole program; `funcs` ends with `main`, and a function calls only earlier ones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub bits: u32,
+    /// `#define NAME value` lines at the top.
+    pub defines: Vec<(String, i64, Lit)>,
+    pub globals: Vec<Global>,
+    pub funcs: Vec<Func>,
+    /// Declare every function before the first definition (mutual recursion needs it).
+    pub prototypes: bool,
+}
+
+impl Expr {
+    /// The direct subexpressions.
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {
+                vec![]
+            }
+            Expr::Index(_, i) => vec![i],
+            Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
+            Expr::Unary(_, a) | Expr::Paren(a) | Expr::IncDec { target: a, .. } => vec![a],
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => vec![a, b],
+            Expr::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// Whether the variable `n` appears in it (C puts a declared name in scope
+    /// before its initializer, so a shadowing declaration must not use it).
+    pub fn names(&self, n: &str) -> bool {
+        self.any(&mut |x| match x {
+            Expr::Var(v) | Expr::Index(v, _) | Expr::Deref(v) | Expr::AddrOf(v) | Expr::Offset(v, _) => v == n,
+            _ => false,
+        })
+    }
+
+    /// Whether `f` holds for this expression or any inside it.
+    pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        f(self) || self.children().into_iter().any(|c| c.any(f))
+    }
+}
+
+impl Stmt {
+    /// The expressions directly in this statement, and its nested statement lists.
+    pub fn parts(&self) -> (Vec<&Expr>, Vec<&[Stmt]>) {
+        match self {
+            Stmt::Decl(locals) => (locals.iter().flat_map(|l| &l.init).collect(), vec![]),
+            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => (vec![e], vec![]),
+            Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),
+            Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
+            Stmt::While { cond, body, .. } => (vec![cond], vec![body]),
+            Stmt::Block(b) => (vec![], vec![b]),
+            Stmt::Switch(c, arms) => (
+                std::iter::once(c).chain(arms.iter().flat_map(|a| &a.label)).collect(),
+                arms.iter().map(|a| &a.body[..]).collect(),
+            ),
+            Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => (vec![], vec![]),
+        }
+    }
+}
+
+impl Program {
+    /// Whether `f` holds for any statement of the program, nested ones included.
+    pub fn any_stmt(&self, f: &mut impl FnMut(&Stmt) -> bool) -> bool {
+        fn stmts(ss: &[Stmt], f: &mut impl FnMut(&Stmt) -> bool) -> bool {
+            ss.iter().any(|s| f(s) || s.parts().1.into_iter().any(|b| stmts(b, f)))
+        }
+        self.funcs.iter().any(|fun| stmts(&fun.body, f))
+    }
+
+    /// Whether `f` holds for any expression of the program.
+    pub fn any_expr(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        self.globals.iter().flat_map(|g| &g.init).any(|e| e.any(f))
+            || self.any_stmt(&mut |s| s.parts().0.into_iter().any(|e| e.any(f)))
+    }
+}

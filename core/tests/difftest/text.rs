@@ -1,0 +1,440 @@
+//! Prints a [`Program`] as C, in two dialects with the same lines:
+//!
+//! - **ours**: the text our compiler gets, with only the parentheses C's
+//!   precedence needs (plus the generated `Paren`s), literals spelled in
+//!   decimal, hex, octal or as characters;
+//! - **gcc**: fully parenthesised, every variable an `int8_t`/`int16_t`
+//!   (`word`), every operation whose result can leave N bits wrapped by
+//!   `W(…)`, division and `assert` through helpers that report our machine's
+//!   faults with `__LINE__`. `gcc::prelude` defines the helpers; a `#line 1`
+//!   before the program makes `__LINE__` count our text's lines.
+
+use super::program::*;
+
+#[derive(Clone, Copy)]
+pub enum Dialect<'a> {
+    Ours,
+    /// gcc's text; every identifier gets `prefix` (several programs share one file).
+    Gcc {
+        prefix: &'a str,
+    },
+}
+
+pub fn render(p: &Program, d: Dialect) -> String {
+    let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0, constant: false };
+    for (name, v, lit) in &p.defines {
+        let value = if w.gcc() { format!("({v})") } else { w.literal(*v, *lit) };
+        let t = format!("#define {} {value}", w.name(name));
+        w.line(&t);
+    }
+    for g in &p.globals {
+        w.global(g);
+    }
+    if p.prototypes {
+        for f in p.funcs.iter().filter(|f| f.name != "main") {
+            let head = w.signature(f);
+            w.line(&format!("{head};"));
+        }
+    }
+    for f in &p.funcs {
+        w.func(f);
+    }
+    w.out
+}
+
+struct Writer<'a> {
+    d: Dialect<'a>,
+    bits: u32,
+    out: String,
+    indent: usize,
+    /// Lines so far: the same in both dialects, so choices made from it agree.
+    lines: usize,
+    /// Printing a constant expression (a global's initializer).
+    constant: bool,
+}
+
+impl Writer<'_> {
+    fn gcc(&self) -> bool {
+        matches!(self.d, Dialect::Gcc { .. })
+    }
+
+    fn name(&self, n: &str) -> String {
+        match self.d {
+            Dialect::Ours => n.to_string(),
+            Dialect::Gcc { prefix } => format!("{prefix}{n}"),
+        }
+    }
+
+    fn int(&self) -> &'static str {
+        if self.gcc() {
+            "word"
+        } else {
+            "int"
+        }
+    }
+
+    fn line(&mut self, text: &str) {
+        self.lines += 1;
+        self.out.push_str(&"    ".repeat(self.indent));
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// `int`, or `char` (ours; gcc's `char` would be 8 bits where ours is N).
+    fn ty(&self, char: bool) -> &'static str {
+        if char && !self.gcc() {
+            "char"
+        } else {
+            self.int()
+        }
+    }
+
+    /// A string as our `"…"` initializer, or gcc's list of its words (ending with 0).
+    fn string(&self, text: &str) -> String {
+        if self.gcc() {
+            let codes: Vec<String> = text.bytes().map(|b| b.to_string()).chain(["0".to_string()]).collect();
+            format!("{{{}}}", codes.join(", "))
+        } else {
+            format!("{text:?}")
+        }
+    }
+
+    fn global(&mut self, g: &Global) {
+        let mut s = format!("{} {}", self.ty(g.char), self.name(&g.name));
+        match (&g.len_macro, g.len) {
+            (Some(m), _) => s += &format!("[{}]", self.name(m)),
+            (None, Some(n)) => s += &format!("[{n}]"),
+            (None, None) => {}
+        }
+        // gcc's initializers must be constant: no helper calls (divisors are never zero here).
+        self.constant = true;
+        match (g.len, g.init.as_slice(), &g.string) {
+            (_, _, Some(text)) => s += &format!(" = {}", self.string(text)),
+            (_, [], None) => {}
+            (None, [e], None) => s += &format!(" = {}", self.expr(e)),
+            _ => s += &format!(" = {{{}}}", self.list(&g.init)),
+        }
+        self.constant = false;
+        s.push(';');
+        self.line(&s);
+    }
+
+    fn signature(&self, f: &Func) -> String {
+        let ret = match (f.returns_int, self.gcc()) {
+            (false, _) => "void",
+            (true, false) => "int",
+            (true, true) => "word",
+        };
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                Kind::Int => format!("{} {}", self.int(), self.name(&p.name)),
+                Kind::Pointer => format!("{} *{}", self.int(), self.name(&p.name)),
+                Kind::Array(_) => format!("{} {}[]", self.int(), self.name(&p.name)),
+            })
+            .collect();
+        let params = if params.is_empty() && self.gcc() { "void".to_string() } else { params.join(", ") };
+        format!("{}{ret} {}({params})", if self.gcc() { "static " } else { "" }, self.name(&f.name))
+    }
+
+    fn func(&mut self, f: &Func) {
+        let head = format!("{} {{", self.signature(f));
+        self.line(&head);
+        self.body(&f.body);
+        self.line("}");
+    }
+
+    fn body(&mut self, stmts: &[Stmt]) {
+        self.indent += 1;
+        stmts.iter().for_each(|s| self.stmt(s));
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Decl(locals) => {
+                let each: Vec<String> = locals
+                    .iter()
+                    .map(|l| match (l.len, &l.string) {
+                        (Some(n), Some(text)) => format!("{}[{n}] = {}", self.name(&l.name), self.string(text)),
+                        (Some(n), None) => format!("{}[{n}] = {{{}}}", self.name(&l.name), self.list(&l.init)),
+                        (None, _) => format!("{} = {}", self.name(&l.name), self.expr(&l.init[0])),
+                    })
+                    .collect();
+                // One declaration has one type: the first declarator's.
+                let t = format!("{} {};", self.ty(locals[0].char), each.join(", "));
+                self.line(&t);
+            }
+            Stmt::Expr(e) => {
+                let t = format!("{};", self.expr(e));
+                self.line(&t);
+            }
+            Stmt::If(c, a, b) => {
+                let head = format!("if ({})", self.expr(c));
+                self.clause(&head, a);
+                if let Some(b) = b {
+                    self.clause("else", b);
+                }
+            }
+            Stmt::For { var, from, cmp, to, step, guard, body } => {
+                let v = self.name(var);
+                let step = match step {
+                    1 => format!("{v}++"),
+                    -1 => format!("--{v}"),
+                    k if *k > 0 => format!("{v} += {k}"),
+                    k => format!("{v} -= {}", -k),
+                };
+                let test = format!("{v} {} {}", cmp.symbol(), self.expr_at(to, cmp.prec() + 1));
+                let init = format!("{} {v} = {}", self.int(), self.expr(from));
+                match guard {
+                    None => self.clause(&format!("for ({init}; {test}; {step})"), body),
+                    Some(g) => {
+                        let k = self.name(&g.var);
+                        self.line(&format!("{} {k} = 0;", self.int()));
+                        let test = format!(
+                            "{k} < {} && {}",
+                            g.bound,
+                            self.paren_if_ours(&test, cmp.prec() > BinOp::LogAnd.prec())
+                        );
+                        self.line(&format!("for ({init}; {test}; {step}) {{"));
+                        self.line(&format!("    {k}++;"));
+                        self.body(body);
+                        self.line("}");
+                    }
+                }
+            }
+            Stmt::While { guard, cond, body, do_while } => {
+                let g = self.name(&guard.var);
+                let t = format!("{} {g} = 0;", self.int());
+                self.line(&t);
+                let test = format!("{g} < {} && {}", guard.bound, self.expr_at(cond, BinOp::LogAnd.prec() + 1));
+                let bump = format!("    {g}++;");
+                if *do_while {
+                    self.line("do {");
+                    self.line(&bump);
+                    self.body(body);
+                    self.line(&format!("}} while ({test});"));
+                } else {
+                    self.line(&format!("while ({test}) {{"));
+                    self.line(&bump);
+                    self.body(body);
+                    self.line("}");
+                }
+            }
+            Stmt::Break => self.line("break;"),
+            Stmt::Continue => self.line("continue;"),
+            Stmt::Return(None) => self.line("return;"),
+            Stmt::Return(Some(e)) => {
+                let t = format!("return {};", self.expr(e));
+                self.line(&t);
+            }
+            Stmt::Block(b) => {
+                self.line("{");
+                self.body(b);
+                self.line("}");
+            }
+            Stmt::Assert(e) => {
+                let t = if self.gcc() {
+                    format!("assert_({}, __LINE__);", self.expr(e))
+                } else {
+                    format!("assert({});", self.expr(e))
+                };
+                self.line(&t);
+            }
+            Stmt::Frame => self.line(if self.gcc() { "(void)0;" } else { "frame();" }),
+            Stmt::Switch(c, arms) => {
+                let t = format!("switch ({}) {{", self.expr(c));
+                self.line(&t);
+                for arm in arms {
+                    let label = match &arm.label {
+                        Some(l) => format!("case {}: {{", self.expr(l)),
+                        None => "default: {".to_string(),
+                    };
+                    self.line(&label);
+                    self.body(&arm.body);
+                    self.line("}");
+                }
+                self.line("}");
+            }
+        }
+    }
+
+    /// `head { body }`, or `head` and its one simple statement on the next line
+    /// (on every other line, so both forms occur; never around an `if`, whose
+    /// `else` could then attach to the wrong one).
+    fn clause(&mut self, head: &str, body: &[Stmt]) {
+        let simple = matches!(
+            body,
+            [Stmt::Expr(_) | Stmt::Break | Stmt::Continue | Stmt::Return(_) | Stmt::Assert(_) | Stmt::Frame]
+        );
+        if simple && self.lines % 2 == 1 {
+            self.line(head);
+            self.body(body);
+        } else {
+            self.line(&format!("{head} {{"));
+            self.body(body);
+            self.line("}");
+        }
+    }
+
+    /// `text` in parentheses unless C's precedence makes them unneeded (ours) —
+    /// gcc's text always has them.
+    fn paren_if_ours(&self, text: &str, unneeded: bool) -> String {
+        if unneeded && !self.gcc() {
+            text.to_string()
+        } else {
+            format!("({text})")
+        }
+    }
+
+    fn list(&self, es: &[Expr]) -> String {
+        es.iter().map(|e| self.expr(e)).collect::<Vec<_>>().join(", ")
+    }
+
+    fn expr(&self, e: &Expr) -> String {
+        self.expr_at(e, 2)
+    }
+
+    /// `e` in a position that needs at least precedence `min` (ours) or any expression (gcc's).
+    fn expr_at(&self, e: &Expr, min: u8) -> String {
+        if self.gcc() {
+            return self.gcc_expr(e);
+        }
+        let text = self.ours_expr(e);
+        if ours_prec(e) < min {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn ours_expr(&self, e: &Expr) -> String {
+        match e {
+            Expr::Num(v, lit) => self.literal(*v, *lit),
+            Expr::Macro(n, _) | Expr::Var(n) => n.clone(),
+            Expr::Deref(n) => format!("*{n}"),
+            Expr::AddrOf(n) => format!("&{n}"),
+            Expr::Offset(n, k) => format!("{n} + {k}"),
+            Expr::Index(n, i) => format!("{n}[{}]", self.expr(i)),
+            Expr::Call(f, args) => format!("{f}({})", self.list(args)),
+            Expr::Builtin(b, args) => format!("{}({})", b.name(), self.list(args)),
+            Expr::Unary(op, x) => {
+                let inner = self.expr_at(x, 14);
+                // `- -x` must not become `--x`, nor `+ +x` become `++x`.
+                if matches!(op, UnOp::Neg | UnOp::Plus) && inner.starts_with(op.symbol()) {
+                    format!("{}({inner})", op.symbol())
+                } else {
+                    format!("{}{inner}", op.symbol())
+                }
+            }
+            Expr::Binary(op, a, b) => {
+                format!("{} {} {}", self.expr_at(a, op.prec()), op.symbol(), self.expr_at(b, op.prec() + 1))
+            }
+            Expr::Assign(op, lv, rhs) => {
+                let sym = op.map_or("=".to_string(), |o| format!("{}=", o.symbol()));
+                format!("{} {sym} {}", self.expr_at(lv, 14), self.expr_at(rhs, 2))
+            }
+            Expr::IncDec { inc, post, target } => {
+                let sym = if *inc { "++" } else { "--" };
+                let t = self.expr_at(target, 15);
+                if *post {
+                    format!("{t}{sym}")
+                } else {
+                    format!("{sym}{t}")
+                }
+            }
+            Expr::Cond(c, a, b) => {
+                format!("{} ? {} : {}", self.expr_at(c, 4), self.expr_at(a, 2), self.expr_at(b, 3))
+            }
+            Expr::Paren(x) => format!("({})", self.expr(x)),
+        }
+    }
+
+    fn literal(&self, v: i64, lit: Lit) -> String {
+        let pattern = v & ((1i64 << self.bits) - 1);
+        match lit {
+            Lit::Dec => v.to_string(),
+            Lit::Hex => format!("0x{pattern:X}"),
+            Lit::Oct => format!("0{pattern:o}"),
+            Lit::Char => match v {
+                0 => "'\\0'".into(),
+                9 => "'\\t'".into(),
+                10 => "'\\n'".into(),
+                39 => "'\\''".into(),
+                92 => "'\\\\'".into(),
+                32..=126 => format!("'{}'", v as u8 as char),
+                _ => format!("'\\x{pattern:x}'"),
+            },
+        }
+    }
+
+    fn gcc_expr(&self, e: &Expr) -> String {
+        let x = |e: &Expr| self.gcc_expr(e);
+        match e {
+            Expr::Num(v, _) => num(*v),
+            Expr::Macro(n, _) | Expr::Var(n) => self.name(n),
+            Expr::Deref(n) => format!("(*{})", self.name(n)),
+            Expr::AddrOf(n) => format!("(&{})", self.name(n)),
+            Expr::Offset(n, k) => format!("({} + {k})", self.name(n)),
+            Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
+            Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
+            Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
+            Expr::Unary(UnOp::Neg, a) => format!("W(-{})", x(a)),
+            Expr::Unary(op, a) => format!("({}{})", op.symbol(), x(a)),
+            Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) if self.constant => {
+                format!("W({} {} {})", x(a), op.symbol(), x(b))
+            }
+            Expr::Binary(BinOp::Div, a, b) => format!("div_({}, {}, __LINE__)", x(a), x(b)),
+            Expr::Binary(BinOp::Rem, a, b) => format!("rem_({}, {}, __LINE__)", x(a), x(b)),
+            Expr::Binary(op, a, b) if op.wraps() => format!("W({} {} {})", x(a), op.symbol(), x(b)),
+            Expr::Binary(op, a, b) => format!("({} {} {})", x(a), op.symbol(), x(b)),
+            // `word` storage wraps stores; only the divisor needs the zero check.
+            Expr::Assign(Some(op @ (BinOp::Div | BinOp::Rem)), lv, rhs) => {
+                format!("({} {}= nonzero_({}, __LINE__))", x(lv), op.symbol(), x(rhs))
+            }
+            Expr::Assign(op, lv, rhs) => {
+                format!("({} {}= {})", x(lv), op.map_or("", BinOp::symbol), x(rhs))
+            }
+            Expr::IncDec { inc, post, target } => {
+                let sym = if *inc { "++" } else { "--" };
+                if *post {
+                    format!("({}{sym})", x(target))
+                } else {
+                    format!("({sym}{})", x(target))
+                }
+            }
+            Expr::Cond(c, a, b) => format!("({} ? {} : {})", x(c), x(a), x(b)),
+            Expr::Paren(a) => x(a),
+        }
+    }
+}
+
+/// A number as an operand: negative ones in parentheses.
+fn num(v: i64) -> String {
+    if v < 0 {
+        format!("({v})")
+    } else {
+        v.to_string()
+    }
+}
+
+/// The precedence of `e` as our text prints it (primary expressions 16).
+fn ours_prec(e: &Expr) -> u8 {
+    match e {
+        Expr::Num(v, Lit::Dec) if *v < 0 => 14,
+        Expr::Num(..)
+        | Expr::Macro(..)
+        | Expr::Var(_)
+        | Expr::Index(..)
+        | Expr::Call(..)
+        | Expr::Builtin(..)
+        | Expr::Paren(_) => 16,
+        Expr::IncDec { post: true, .. } => 15,
+        Expr::IncDec { .. } | Expr::Unary(..) | Expr::Deref(_) | Expr::AddrOf(_) => 14,
+        Expr::Offset(..) => BinOp::Add.prec(),
+        Expr::Binary(op, ..) => op.prec(),
+        Expr::Cond(..) => 3,
+        Expr::Assign(..) => 2,
+    }
+}

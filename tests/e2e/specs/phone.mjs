@@ -1,0 +1,82 @@
+// The page on a phone (390×844, touch): it fits the width, the toolbar steps
+// by touch, and a demo's on-screen arrows steer it. Only Chromium emulates a
+// phone through its driver (geckodriver and WebKitWebDriver have no device
+// emulation or touch screen), so this spec runs there.
+import { tid, until } from "../harness/page.mjs";
+
+export const options = {
+  phone: true,
+  only: { browsers: ["chromium"], why: "phone emulation with a touch screen is Chromium's (mobileEmulation)" },
+};
+
+/** Counts the page's touch and pointer input, to prove the taps arrive as touch. */
+function watchInput() {
+  window.__input = { touchstart: 0, touch: 0, mouse: 0 };
+  addEventListener("touchstart", () => window.__input.touchstart++, { capture: true, passive: true });
+  addEventListener("pointerdown", (e) => window.__input[e.pointerType === "touch" ? "touch" : "mouse"]++, { capture: true });
+}
+
+export const tests = [
+  [
+    "the page fits a phone's width and says it is touch",
+    async (page) => {
+      await page.expectText("status", "loaded");
+      const fit = await page.eval(() => ({
+        width: innerWidth,
+        scroll: document.documentElement.scrollWidth,
+        touch: matchMedia("(pointer: coarse)").matches,
+      }));
+      if (fit.width !== 390) throw new Error(`viewport ${fit.width} px wide`);
+      if (!fit.touch) throw new Error("the page does not see a touch screen");
+      if (fit.scroll > fit.width) throw new Error(`the page is ${fit.scroll} px wide on a ${fit.width} px screen`);
+      await page.eval(watchInput);
+      await page.shot("20-phone-loaded");
+    },
+  ],
+  [
+    "stepping by touch: an instruction, a layer, back",
+    async (page) => {
+      // The C example that loaded with the page.
+      await page.tap(tid("compile"));
+      await page.expectText("status", "loaded");
+      await page.tap(tid("step"));
+      await page.expectText("step-count", /^1$/);
+      await page.tap(tid("step-layer"));
+      await page.expectText("layer", "L1");
+      await page.tap(tid("step-layer"));
+      await page.expectText("layer", "L2");
+      await page.tap(tid("step-back"));
+      await page.expectText("step-count", /^1$/);
+      await page.tap(tid("step-line"));
+      await until("a source line stepped", async () => (await page.steps()) > 1);
+      const input = await page.eval(() => window.__input);
+      if (input.touchstart < 6 || input.touch < 6 || input.mouse > 0) throw new Error(`input: ${JSON.stringify(input)}`);
+      await page.shot("21-phone-stepped");
+    },
+  ],
+  [
+    "Snake steered by the on-screen arrows",
+    async (page) => {
+      await page.select(tid("demo"), "snake");
+      await page.expectText("status", "loaded");
+      await until("the arrows", async () => (await page.count(tid("demo-key"))) === 4);
+      // 1,000 steps/s: a few moves a second, so each tap lands before the snake meets a wall.
+      await page.select(tid("speed"), "1000");
+      await page.tap(tid("run"));
+      await page.expectText("status", "running");
+      // The snake starts heading right; up, then left, are legal turns.
+      for (const [arrow, dir] of [
+        ["Up", "1"],
+        ["Left", "4"],
+      ]) {
+        await page.tap(`${tid("demo-key")}[aria-label="Move ${arrow.toLowerCase()}"]`);
+        await until(`dir = ${dir} after ${arrow}`, async () => (await page.variables()).dir === dir);
+      }
+      await page.shot("22-phone-snake");
+      // (The snake may have met a wall by now, which halts the game.)
+      if ((await page.text("status")).includes("running")) await page.tap(tid("run"));
+      await page.expectText("status", /paused|halted/);
+      await page.expectText("agree", "✓");
+    },
+  ],
+];
