@@ -11,7 +11,13 @@
 //! column. Its best two are therefore the lowest two members of its key's
 //! group, a 50/50 tie when there are two, else the source alone (gap ≥ 1).
 //! Keys with a 0 among ±1s, or any key value outside {−1, 0, 1}, are scanned
-//! as the dense definition does.
+//! as the dense definition does. Every member of a group targets its lowest
+//! two, so when a column leaves or joins a group behind its lowest two, the
+//! other members' targets stand (`lowest_two`).
+//!
+//! A column whose V·x moved but not its key keeps its targets (they follow
+//! from the keys and from whether V·x is zero, which is checked again), so
+//! each target gets w·(new − old) V·x (`vx_delta`).
 //!
 //! Moving contributions by differences is exact because every value is a
 //! small dyadic rational (spec §1): the sums never round, so their order
@@ -21,6 +27,7 @@ use super::changes::Changes;
 use super::colset::ColSet;
 use super::rows::RowMask;
 use super::same_bits;
+use super::slots::{self, Slot};
 use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadRole, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
@@ -37,76 +44,103 @@ enum Class {
     Odd,
 }
 
+/// No column.
+const NONE: u32 = u32::MAX;
+
 /// Where a source's V·x goes: `w` to `t1` (and to `t2` when split); `w = 0`: nowhere.
 #[derive(Clone, Copy, PartialEq, Debug)]
 struct Target {
-    t1: usize,
-    t2: usize,
+    t1: u32,
+    t2: u32,
     w: f32,
 }
 
-const NOWHERE: Target = Target { t1: usize::MAX, t2: usize::MAX, w: 0.0 };
+const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
 pub struct Head {
     pub name: &'static str,
     role: HeadRole,
     kdim: usize,
-    /// Key dimension r reads `k[k_at[r]..k_at[r + 1]]`.
-    k_at: Vec<usize>,
-    k: Vec<(usize, f32)>,
-    /// `(slot in v_rows, input row, weight)`.
-    v: Vec<(usize, usize, f32)>,
-    /// The distinct rows V writes.
-    v_rows: Vec<usize>,
+    /// K over the key dimensions (in an order of our choosing: the scores
+    /// do not depend on it), V over `v_rows`, as vector loads ([`slots`]).
+    k: Vec<Slot>,
+    v: Vec<Slot>,
+    /// The distinct rows V writes, ascending.
+    v_rows: Vec<u32>,
+    /// `v_rows` is one run of consecutive rows.
+    v_run: bool,
+    /// The rows V writes (where this head changes the layer's attention sum).
+    writes: RowMask,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
     key_reads: RowMask,
     v_reads: RowMask,
+    reads: RowMask,
     n: usize,
     key: Vec<f32>,
     class: Vec<Class>,
     /// A bipolar key as bits (+1 ↦ 1), dimension r at bit r: its group's index.
     code: Vec<u32>,
     vx: Vec<f32>,
+    /// Whether V·x has a nonzero value.
+    vx_nonzero: Vec<bool>,
+    /// A nonzero key and a nonzero V·x: the column sends something somewhere.
+    source: Vec<bool>,
     target: Vec<Target>,
     /// The columns with each bipolar key, ascending, indexed by code.
-    groups: Vec<Vec<usize>>,
+    groups: Vec<Vec<u32>>,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
     new_key: Vec<f32>,
     new_vx: Vec<f32>,
     moved: Vec<u32>,
+    /// The `lowest_two` shortcut, for `rekey`.
+    lowest_two: bool,
     redo: ColSet,
 }
 
 impl Head {
-    pub fn new(h: &HeadWeights, n: usize) -> Head {
+    /// A head over columns of `d` rows, `n` columns.
+    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
         assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
-        let (mut k_at, mut k) = (vec![0], Vec::new());
-        for r in 0..h.kdim {
-            k.extend(h.k.iter().filter(|e| e.0 == r).map(|e| (e.1, e.2)));
-            k_at.push(k.len());
-        }
-        let mut v_rows: Vec<usize> = h.v.iter().map(|e| e.0).collect();
+        assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
+        let dim = |r: usize| h.k.iter().filter(|e| e.0 == r).map(|e| (e.1 as u32, e.2)).collect::<Vec<_>>();
+        let mut dims: Vec<Vec<(u32, f32)>> = (0..h.kdim).map(dim).collect();
+        let forward = slots::cover(&dims, d);
+        dims.reverse();
+        let backward = slots::cover(&dims, d);
+        // Rows usually step against the dimensions (bits MSB first): take the order with fewer loads.
+        let k = if backward.len() < forward.len() { backward } else { forward };
+        let mut v_rows: Vec<u32> = h.v.iter().map(|e| e.0 as u32).collect();
         v_rows.sort_unstable();
         v_rows.dedup();
-        let v = h.v.iter().map(|&(o, i, w)| (v_rows.binary_search(&o).unwrap(), i, w)).collect();
+        assert!(h.v.iter().all(|e| e.0 < d && e.1 < d), "values within the layout");
+        let slot_of = |o: usize| v_rows.binary_search(&(o as u32)).expect("a V row");
+        let v_lanes: Vec<Vec<(u32, f32)>> = (0..v_rows.len())
+            .map(|k| h.v.iter().filter(|e| slot_of(e.0) == k).map(|e| (e.1 as u32, e.2)).collect())
+            .collect();
+        let v = slots::cover(&v_lanes, d);
+        assert!(k.iter().chain(&v).all(|s| s.end() <= d), "loads within the column");
         let vdim = v_rows.len();
         Head {
             name: h.name,
             role: h.role,
             kdim: h.kdim,
-            k_at,
             k,
             v,
+            v_run: v_rows.windows(2).all(|p| p[1] == p[0] + 1),
+            writes: RowMask::of_rows(v_rows.iter().map(|&r| r as usize)),
             v_rows,
             key_reads: RowMask::of_rows(h.k.iter().map(|e| e.1)),
             v_reads: RowMask::of_rows(h.v.iter().map(|e| e.1)),
+            reads: RowMask::of_rows(h.k.iter().map(|e| e.1).chain(h.v.iter().map(|e| e.1))),
             n,
             key: vec![0.0; n * h.kdim],
             class: vec![Class::Zero; n],
             code: vec![0; n],
             vx: vec![0.0; n * vdim],
+            vx_nonzero: vec![false; n],
+            source: vec![false; n],
             target: vec![NOWHERE; n],
             groups: vec![Vec::new(); 1 << h.kdim],
             odd: 0,
@@ -114,13 +148,9 @@ impl Head {
             new_key: vec![0.0; h.kdim],
             new_vx: vec![0.0; vdim],
             moved: Vec::new(),
+            lowest_two: true,
             redo: ColSet::new(n),
         }
-    }
-
-    /// The rows V writes (where this head changes the layer's attention sum).
-    pub fn writes(&self) -> RowMask {
-        RowMask::of_rows(self.v_rows.iter().copied())
     }
 
     /// Back to the state of an all-zero input (no keys, no contributions).
@@ -129,33 +159,57 @@ impl Head {
         self.class.fill(Class::Zero);
         self.code.fill(0);
         self.vx.fill(0.0);
+        self.vx_nonzero.fill(false);
+        self.source.fill(false);
         self.target.fill(NOWHERE);
         self.groups.iter_mut().for_each(Vec::clear);
         (self.odd, self.partial) = (0, 0);
+    }
+
+    /// `out = Σ w · load` over `slots` (one weight per element of `out`).
+    #[inline(always)]
+    fn sum(slots: &[Slot], col: &[f32], out: &mut [f32]) {
+        out.fill(0.0);
+        for s in slots {
+            let at = s.row as usize;
+            if s.shift {
+                for ((o, w), x) in out.iter_mut().zip(&s.w).zip(&col[at..at + s.w.len()]) {
+                    *o += w * x;
+                }
+            } else {
+                let x = col[at];
+                for (o, w) in out.iter_mut().zip(&s.w) {
+                    *o += w * x;
+                }
+            }
+        }
     }
 
     fn key_of(&self, j: usize) -> &[f32] {
         &self.key[j * self.kdim..(j + 1) * self.kdim]
     }
 
+    fn vx_of(&self, j: usize) -> &[f32] {
+        let vdim = self.v_rows.len();
+        &self.vx[j * vdim..(j + 1) * vdim]
+    }
+
+    #[inline(always)]
     fn classify(key: &[f32]) -> (Class, u32) {
-        let (mut code, mut zeros) = (0u32, 0);
+        const ONE: u32 = 0x3f80_0000;
+        let (mut code, mut zeros, mut odd) = (0u32, 0usize, false);
         for (r, &v) in key.iter().enumerate() {
-            let c = match v {
-                0.0 => 0,
-                1.0 => 1,
-                -1.0 => 2,
-                _ => return (Class::Odd, 0),
-            };
-            zeros += (c == 0) as usize;
-            code |= ((c == 1) as u32) << r;
+            let (bits, abs) = (v.to_bits(), v.to_bits() & 0x7fff_ffff);
+            zeros += (abs == 0) as usize;
+            odd |= abs != 0 && abs != ONE;
+            code |= ((bits == ONE) as u32) << r;
         }
-        let class = match zeros {
-            0 => Class::Bipolar,
-            z if z == key.len() => Class::Zero,
-            _ => Class::Partial,
-        };
-        (class, code)
+        match zeros {
+            _ if odd => (Class::Odd, 0),
+            0 => (Class::Bipolar, code),
+            z if z == key.len() => (Class::Zero, code),
+            _ => (Class::Partial, code),
+        }
     }
 
     fn count(&mut self, class: Class, delta: isize) {
@@ -166,12 +220,19 @@ impl Head {
         }
     }
 
-    /// Moves column j to its new key (in `new_key`), keeping the groups sorted.
+    /// Moves column j to its new key (in `new_key`), keeping the groups
+    /// sorted. A group's members target its lowest two, so only a group whose
+    /// lowest two changed (j left or joined them) has its members redone.
+    #[inline(always)]
     fn rekey(&mut self, j: usize) {
+        let ju = j as u32;
         if self.class[j] == Class::Bipolar {
             let g = &mut self.groups[self.code[j] as usize];
-            g.remove(g.binary_search(&j).expect("member"));
-            self.moved.push(self.code[j]);
+            let at = g.binary_search(&ju).expect("member");
+            g.remove(at);
+            if at < 2 || !self.lowest_two {
+                self.moved.push(self.code[j]);
+            }
         }
         self.count(self.class[j], -1);
         self.key[j * self.kdim..(j + 1) * self.kdim].copy_from_slice(&self.new_key);
@@ -180,9 +241,11 @@ impl Head {
         self.count(class, 1);
         if class == Class::Bipolar {
             let g = &mut self.groups[code as usize];
-            let at = g.binary_search(&j).unwrap_err();
-            g.insert(at, j);
-            self.moved.push(code);
+            let at = g.binary_search(&ju).unwrap_err();
+            g.insert(at, ju);
+            if at < 2 || !self.lowest_two {
+                self.moved.push(code);
+            }
         }
     }
 
@@ -200,54 +263,72 @@ impl Head {
     }
 
     /// Where source i's V·x goes now.
+    #[inline(always)]
     fn target_of(&self, i: usize, use_index: bool) -> Target {
-        let vdim = self.v_rows.len();
-        if self.class[i] == Class::Zero || self.vx[i * vdim..(i + 1) * vdim].iter().all(|&v| v == 0.0) {
+        if !self.source[i] {
             return NOWHERE;
         }
         if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
             let g = &self.groups[self.code[i] as usize];
             return match g.get(1) {
                 Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
-                None => Target { t1: g[0], t2: usize::MAX, w: 1.0 },
+                None => Target { t1: g[0], t2: NONE, w: 1.0 },
             };
         }
         let b = self.scan(i);
         if b.tie() {
-            Target { t1: b.j1, t2: b.j2, w: 0.5 }
+            Target { t1: b.j1 as u32, t2: b.j2 as u32, w: 0.5 }
         } else {
-            Target { t1: b.j1, t2: usize::MAX, w: 1.0 }
+            Target { t1: b.j1 as u32, t2: NONE, w: 1.0 }
+        }
+    }
+
+    /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
+    #[inline(always)]
+    fn deposit(&self, col: u32, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
+        let col = col as usize;
+        changed.insert(col, self.writes);
+        let dst = &mut acc[col * d..(col + 1) * d];
+        if self.v_run {
+            let at = self.v_rows[0] as usize;
+            for (o, &v) in dst[at..at + vx.len()].iter_mut().zip(vx) {
+                *o += w * v;
+            }
+        } else {
+            for (&o, &v) in self.v_rows.iter().zip(vx) {
+                dst[o as usize] += w * v;
+            }
         }
     }
 
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
-    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut ColSet) {
-        let (old, vdim) = (self.target[i], self.v_rows.len());
+    #[inline(always)]
+    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
+        let old = self.target[i];
         self.target[i] = t;
-        let mut moves: [(usize, f32); 4] = [(usize::MAX, 0.0); 4];
-        let mut add = |col: usize, w: f32| {
-            if col != usize::MAX {
-                let slot = moves.iter().position(|m| m.0 == col || m.0 == usize::MAX).expect("four slots");
-                moves[slot] = (col, moves[slot].1 + w);
+        let vx = self.vx_of(i);
+        // An old target loses its weight and regains the new one if it stays.
+        for (k, col) in [old.t1, old.t2].into_iter().enumerate() {
+            if col == NONE || (k == 1 && col == old.t1) {
+                continue;
             }
-        };
-        for (col, w) in [(old.t1, -old.w), (old.t2, -old.w), (t.t1, t.w), (t.t2, t.w)] {
-            add(col, w);
+            let w = if col == t.t1 || col == t.t2 { t.w - old.w } else { -old.w };
+            if w != 0.0 {
+                self.deposit(col, w, vx, d, acc, changed);
+            }
         }
-        let vx = &self.vx[i * vdim..(i + 1) * vdim];
-        for &(col, w) in moves.iter().filter(|m| m.0 != usize::MAX && m.1 != 0.0) {
-            changed.insert(col);
-            let dst = &mut acc[col * d..(col + 1) * d];
-            for (&o, &v) in self.v_rows.iter().zip(vx) {
-                dst[o] += w * v;
+        for (k, col) in [t.t1, t.t2].into_iter().enumerate() {
+            if col != NONE && col != old.t1 && col != old.t2 && (k == 0 || col != t.t1) {
+                self.deposit(col, t.w, vx, d, acc, changed);
             }
         }
     }
 
     /// Brings the head up to date with `x` after the columns (and rows) `dirty` changed;
     /// `acc` (d per column) receives the change of this head's contributions
-    /// and `changed` every column whose `acc` was touched.
+    /// and `changed` every column (and the rows) of `acc` touched.
+    #[inline(always)]
     pub fn update(
         &mut self,
         x: &[f32],
@@ -255,58 +336,73 @@ impl Head {
         dirty: &Changes,
         shortcuts: Shortcuts,
         acc: &mut [f32],
-        changed: &mut ColSet,
+        changed: &mut Changes,
     ) {
         let use_index = shortcuts.argmax_index;
+        self.lowest_two = shortcuts.lowest_two;
+        // Targets found by a scan (odd keys present) are redone whole when keys move.
+        let indexed_before = use_index && self.odd == 0;
         self.redo.clear();
         self.moved.clear();
         let vdim = self.v_rows.len();
         let mut keys_moved = false;
         for &j in dirty.list() {
             // The key and V·x are functions of the rows they read: recompute what may have moved.
-            let rows = dirty.rows(j);
             let (key_may, vx_may) = if shortcuts.dirty_rows {
+                let rows = dirty.rows(j);
+                if !self.reads.meets(&rows) {
+                    continue;
+                }
                 (self.key_reads.meets(&rows), self.v_reads.meets(&rows))
             } else {
                 (true, true)
             };
             let col = &x[j * d..(j + 1) * d];
             if key_may {
-                for r in 0..self.kdim {
-                    let mut v = 0.0f32;
-                    for &(i, w) in &self.k[self.k_at[r]..self.k_at[r + 1]] {
-                        v += w * col[i];
-                    }
-                    self.new_key[r] = v;
-                }
+                Self::sum(&self.k, col, &mut self.new_key);
             }
             if vx_may {
-                self.new_vx.fill(0.0);
-                for &(o, c, w) in &self.v {
-                    self.new_vx[o] += w * col[c];
-                }
+                Self::sum(&self.v, col, &mut self.new_vx);
             }
             let same_key = !key_may || same_bits(&self.new_key, self.key_of(j));
-            let same_vx = !vx_may || same_bits(&self.new_vx, &self.vx[j * vdim..(j + 1) * vdim]);
+            let same_vx = !vx_may || same_bits(&self.new_vx, self.vx_of(j));
             if same_key && same_vx {
                 continue;
             }
-            self.retarget(j, NOWHERE, d, acc, changed);
             self.redo.insert(j);
+            if same_key && shortcuts.vx_delta {
+                // Only V·x moved: the targets stay (they follow the keys), so each
+                // gets w·(new − old) (exact: dyadic values). Whether V·x became or
+                // stopped being zero is settled below, j being redone.
+                let t = self.target[j];
+                let old = &mut self.vx[j * vdim..(j + 1) * vdim];
+                for (n, o) in self.new_vx.iter_mut().zip(old.iter_mut()) {
+                    (*n, *o) = (*n - *o, *n);
+                }
+                for col in [t.t1, t.t2].into_iter().filter(|&c| c != NONE) {
+                    self.deposit(col, t.w, &self.new_vx, d, acc, changed);
+                }
+                self.vx_nonzero[j] = self.vx_of(j).iter().any(|&v| v != 0.0);
+                self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
+                continue;
+            }
+            self.retarget(j, NOWHERE, d, acc, changed);
             if !same_vx {
                 self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
+                self.vx_nonzero[j] = self.new_vx.iter().any(|&v| v != 0.0);
             }
             if !same_key {
                 keys_moved = true;
                 self.rekey(j);
             }
+            self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
         }
         if keys_moved {
-            if use_index && self.odd == 0 {
-                // Only the members of groups that changed, and scanned sources, can see new targets.
+            if indexed_before && use_index && self.odd == 0 {
+                // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
                 for &code in &self.moved {
                     for &m in &self.groups[code as usize] {
-                        self.redo.insert(m);
+                        self.redo.insert(m as usize);
                     }
                 }
                 if self.partial > 0 {
@@ -336,10 +432,10 @@ impl Head {
         let groups: usize = self
             .groups
             .iter()
-            .map(|g| std::mem::size_of::<Vec<usize>>() + g.capacity() * std::mem::size_of::<usize>())
+            .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
             .sum();
         (self.key.len() + self.vx.len()) * f
-            + self.n * (std::mem::size_of::<Class>() + 8 + std::mem::size_of::<Target>())
+            + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups
             + self.redo.bytes()
     }

@@ -24,12 +24,19 @@
 //!   family gated by opcode patterns, after one bound test ([`ffn`]).
 //! - **fused pairs**: a clear (`ReLU(x)` and `ReLU(−x)` cancelling x) is a
 //!   zeroed row, an open gated copy one product ([`ffn`]).
+//! - **lowest two**: a key group whose lowest two members did not change
+//!   keeps its members' targets; only the column that moved is redone ([`head`]).
+//! - **vx delta**: a column whose V·x moved but not its key keeps its
+//!   targets, which get the difference ([`head`]).
+//! - **lanes**: forms whose units write one row are evaluated eight side
+//!   by side, as vector instructions ([`ffn`]).
 
 mod changes;
 mod colset;
 mod ffn;
 mod head;
 mod rows;
+mod slots;
 
 use super::layout::Layout;
 use super::tensor::Tensor;
@@ -49,6 +56,9 @@ pub struct Shortcuts {
     pub fused_pairs: bool,
     pub dirty_rows: bool,
     pub gate_index: bool,
+    pub lowest_two: bool,
+    pub vx_delta: bool,
+    pub lanes: bool,
 }
 
 impl Shortcuts {
@@ -59,6 +69,9 @@ impl Shortcuts {
         fused_pairs: true,
         dirty_rows: true,
         gate_index: true,
+        lowest_two: true,
+        vx_delta: true,
+        lanes: true,
     };
     pub const NONE: Shortcuts = Shortcuts {
         argmax_index: false,
@@ -67,10 +80,13 @@ impl Shortcuts {
         fused_pairs: false,
         dirty_rows: false,
         gate_index: false,
+        lowest_two: false,
+        vx_delta: false,
+        lanes: false,
     };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 8] {
+    pub fn variants() -> [(&'static str, Shortcuts); 11] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -80,6 +96,9 @@ impl Shortcuts {
             ("no fused pairs", Shortcuts { fused_pairs: false, ..all }),
             ("no dirty rows", Shortcuts { dirty_rows: false, ..all }),
             ("no gate index", Shortcuts { gate_index: false, ..all }),
+            ("no lowest two", Shortcuts { lowest_two: false, ..all }),
+            ("no vx delta", Shortcuts { vx_delta: false, ..all }),
+            ("no lanes", Shortcuts { lanes: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -98,9 +117,8 @@ struct SparseLayer {
     ffn: ffn::Ffn,
     /// Σ over heads of the attention output, per column (empty without heads).
     acc: Vec<f32>,
-    acc_changed: ColSet,
-    /// The rows any head writes: where `acc` can change.
-    head_rows: RowMask,
+    /// The columns of `acc` the heads changed, with the rows they wrote.
+    acc_changed: Changes,
     /// Per column, the rows its last output ignored ([`ffn::Inert`]).
     inert: Vec<ffn::Inert>,
     /// Caches hold nothing yet: recompute every column once.
@@ -128,13 +146,12 @@ impl SparseLayer {
     fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer {
         let (d, n) = (lay.d, lay.n);
         let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
-        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, n)).collect();
+        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, d, n)).collect();
         SparseLayer {
             name: l.name,
             ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
-            acc_changed: ColSet::new(n),
-            head_rows: heads.iter().fold(RowMask::default(), |m, h| m.union(&h.writes())),
+            acc_changed: Changes::new(n),
             heads,
             inert: vec![ffn::Inert::default(); n],
             fresh: true,
@@ -198,6 +215,7 @@ impl Sparse {
     }
 
     /// Brings `bufs[li + 1]` up to date with `bufs[li]`.
+    #[inline(always)]
     fn layer(&mut self, li: usize, trace: Option<&mut StepTrace>) {
         let d = self.d;
         let l = &mut self.layers[li];
@@ -218,17 +236,15 @@ impl Sparse {
         }
         let (pending, next) = self.pending.split_at_mut(li + 1);
         let (pending, next) = (&mut pending[li], &mut next[0]);
-        let extra = l.acc_changed.list.iter().copied().filter(|&j| !pending.contains(j));
+        let extra = l.acc_changed.list().iter().copied().filter(|&j| !pending.contains(j));
         for j in pending.list().iter().copied().chain(extra) {
             let a = &mut self.col;
             let (src, acc) = (&inp[j * d..(j + 1) * d], (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]));
             if self.shortcuts.dirty_rows {
                 // Moved only in rows the last output ignored or copied, within their
                 // tolerance: the same output, with the copied rows copied again.
-                let heads_moved = if l.acc_changed.contains(j) { l.head_rows } else { RowMask::default() };
-                let moved = pending.rows(j).union(&heads_moved);
-                let value = |r: usize| acc.map_or(src[r], |s| src[r] + s[r]);
-                if let Some(changed) = l.inert[j].carry(moved, value, &mut out[j * d..(j + 1) * d]) {
+                let moved = pending.rows(j).union(&l.acc_changed.rows(j));
+                if let Some(changed) = l.inert[j].carry(moved, src, acc, &mut out[j * d..(j + 1) * d]) {
                     if !changed.is_empty() {
                         next.insert(j, changed);
                     }
@@ -257,7 +273,59 @@ impl Backend for Sparse {
         Sparse::with_shortcuts(w, Shortcuts::ALL)
     }
 
-    fn forward(&mut self, x: &mut Tensor, mut trace: Option<&mut StepTrace>) {
+    fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2::detected() {
+            // SAFETY: the CPU has every feature `step_avx2` is compiled for.
+            return unsafe { self.step_avx2(x, trace) };
+        }
+        self.step(x, trace)
+    }
+
+    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
+        self.absorb(index, x);
+        self.layer(index, None);
+        x.data.copy_from_slice(&self.bufs[index + 1].data);
+        self.synced = false;
+    }
+
+    fn bytes(&self) -> usize {
+        Sparse::bytes(self)
+    }
+
+    fn touched(&mut self, col: Option<usize>) {
+        match col {
+            Some(j) => self.host.insert(j),
+            None => self.synced = false,
+        }
+    }
+}
+
+/// The whole step compiled a second time for x86_64 CPUs with AVX2 (and the
+/// bit instructions that come with it), chosen at run time: the lanes, row
+/// masks and sums become 256-bit instructions. Same operations, same results.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Sparse, StepTrace, Tensor};
+
+    pub fn detected() -> bool {
+        use std::arch::is_x86_feature_detected as has;
+        has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
+    }
+
+    impl Sparse {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        pub(super) unsafe fn step_avx2(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
+            self.step(x, trace)
+        }
+    }
+}
+
+impl Sparse {
+    /// One forward pass; everything it calls is inlined, so that
+    /// `step_avx2` compiles all of it for AVX2.
+    #[inline(always)]
+    fn step(&mut self, x: &mut Tensor, mut trace: Option<&mut StepTrace>) {
         let (d, depth) = (self.d, self.layers.len());
         // Unsynced (new tensor, or layers run one by one): compare every column once,
         // here and after the step, where `bufs[depth]` may differ from `bufs[0]` anywhere.
@@ -297,23 +365,5 @@ impl Backend for Sparse {
             next[0].insert(j, rows);
         }
         self.host.clear();
-    }
-
-    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
-        self.absorb(index, x);
-        self.layer(index, None);
-        x.data.copy_from_slice(&self.bufs[index + 1].data);
-        self.synced = false;
-    }
-
-    fn bytes(&self) -> usize {
-        Sparse::bytes(self)
-    }
-
-    fn touched(&mut self, col: Option<usize>) {
-        match col {
-            Some(j) => self.host.insert(j),
-            None => self.synced = false,
-        }
     }
 }

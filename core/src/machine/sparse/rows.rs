@@ -3,35 +3,12 @@
 //! (then every product it would form is ±0 and its sum is its bias), and the
 //! two passes every evaluated column takes: in (input + attention, scanned,
 //! and the FFN's starting output) and out (canonical zeros, changed rows).
-//! Both run four rows per instruction (SSE2 on x86_64, simd128 on wasm).
+//! Both run four rows per instruction (SSE2 on x86_64, simd128 on wasm), or
+//! eight with AVX2 where the CPU has it (checked at run time).
 
 /// Rows `0..256` (every configuration has d ≤ 228).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub struct RowMask([u64; 4]);
-
-/// The rows of a [`RowMask`], in order.
-pub struct Rows {
-    words: [u64; 4],
-    k: usize,
-}
-
-impl Iterator for Rows {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.k < 4 {
-            let w = &mut self.words[self.k];
-            if *w != 0 {
-                let r = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(64 * self.k + r);
-            }
-            self.k += 1;
-        }
-        None
-    }
-}
 
 /// What one pass over a column finds: its nonzero rows, the largest |value|
 /// (for the gate bounds), and whether every value is finite.
@@ -64,10 +41,20 @@ impl RowMask {
         RowMask([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
     }
 
-    /// The rows in the mask, in order.
+    /// Calls `f` with every row in the mask, in order, until it returns false;
+    /// returns whether it never did.
     #[inline]
-    pub fn iter(&self) -> Rows {
-        Rows { words: self.0, k: 0 }
+    pub fn all(&self, mut f: impl FnMut(usize) -> bool) -> bool {
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                if !f(64 * k + w.trailing_zeros() as usize) {
+                    return false;
+                }
+                w &= w - 1;
+            }
+        }
+        true
     }
 
     #[inline]
@@ -107,26 +94,20 @@ impl ColumnScan {
             (4..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
         );
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86_64 baseline; the lengths are checked above.
-        return unsafe { sse2::load(a, y, keep, inp, acc) };
+        // SAFETY: AVX2 is checked at run time (d ≥ 8 rows), SSE2 is part of
+        // the x86_64 baseline; the lengths are checked above.
+        return unsafe {
+            if d >= 8 && std::arch::is_x86_feature_detected!("avx2") {
+                avx2::load(a, y, keep, inp, acc)
+            } else {
+                sse2::load(a, y, keep, inp, acc)
+            }
+        };
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         // SAFETY: simd128 is enabled for this build; the lengths are checked above.
         return unsafe { simd128::load(a, y, keep, inp, acc) };
         #[allow(unreachable_code)]
-        {
-            let (mut nonzero, mut max) = (RowMask::default(), 0u32);
-            for r in 0..d {
-                let v = acc.map_or(inp[r], |s| inp[r] + s[r]);
-                a[r] = v;
-                y[r] = f32::from_bits(v.to_bits() & keep[r]);
-                let abs = v.to_bits() & 0x7fff_ffff;
-                if abs != 0 {
-                    nonzero.set(r);
-                }
-                max = max.max(abs);
-            }
-            ColumnScan::of(nonzero, max)
-        }
+        scalar::load(a, y, keep, inp, acc)
     }
 
     /// From the nonzero rows and the largest |value| as bits.
@@ -144,13 +125,42 @@ const INF: u32 = 0x7f80_0000;
 pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
     assert!(dst.len() == y.len() && y.len() >= 4 && y.len() <= RowMask::ROWS);
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline; the lengths are checked above.
-    return unsafe { sse2::store(dst, y) };
+    // SAFETY: AVX2 is checked at run time (≥ 8 rows), SSE2 is part of the
+    // x86_64 baseline; the lengths are checked above.
+    return unsafe {
+        if y.len() >= 8 && std::arch::is_x86_feature_detected!("avx2") {
+            avx2::store(dst, y)
+        } else {
+            sse2::store(dst, y)
+        }
+    };
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     // SAFETY: simd128 is enabled for this build; the lengths are checked above.
     return unsafe { simd128::store(dst, y) };
     #[allow(unreachable_code)]
-    {
+    scalar::store(dst, y)
+}
+
+/// The definition the SIMD passes follow, one row at a time.
+mod scalar {
+    use super::{ColumnScan, RowMask};
+
+    pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
+        let (mut nonzero, mut max) = (RowMask::default(), 0u32);
+        for r in 0..a.len() {
+            let v = acc.map_or(inp[r], |s| inp[r] + s[r]);
+            a[r] = v;
+            y[r] = f32::from_bits(v.to_bits() & keep[r]);
+            let abs = v.to_bits() & 0x7fff_ffff;
+            if abs != 0 {
+                nonzero.set(r);
+            }
+            max = max.max(abs);
+        }
+        ColumnScan::of(nonzero, max)
+    }
+
+    pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
         let mut changed = RowMask::default();
         for r in 0..y.len() {
             let v = y[r] + 0.0;
@@ -163,34 +173,36 @@ pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
     }
 }
 
-/// Runs `four(at)` (which handles rows `at..at + 4` and returns their 4 bits)
-/// over rows `0..len`, in rounds of sixteen, then fours, the last four
-/// overlapping the one before when `len` is not a multiple of four (a row
-/// seen twice gives the same bits). Returns the bits as a mask.
+/// Runs `lanes(at, k)` (which handles rows `at..at + W` and returns their W
+/// bits; `k` numbers the call within a round) over rows `0..len`, in rounds
+/// of 4·W, then single calls, the last overlapping the one before when `len`
+/// is not a multiple of W (a row seen twice gives the same bits). Returns
+/// the bits as a mask.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn by_fours(len: usize, mut four: impl FnMut(usize, usize) -> u64) -> RowMask {
+fn by_lanes<const W: usize>(len: usize, mut lanes: impl FnMut(usize, usize) -> u64) -> RowMask {
     let mut mask = RowMask::default();
     let mut r = 0;
-    while r + 16 <= len {
-        let bits = four(r, 0) | four(r + 4, 1) << 4 | four(r + 8, 2) << 8 | four(r + 12, 3) << 12;
+    while r + 4 * W <= len {
+        let bits = lanes(r, 0) | lanes(r + W, 1) << W | lanes(r + 2 * W, 2) << (2 * W) | lanes(r + 3 * W, 3) << (3 * W);
         mask.0[r / 64] |= bits << (r % 64);
-        r += 16;
+        r += 4 * W;
     }
     while r < len {
-        let at = r.min(len - 4);
-        let bits = four(at, 0);
-        for i in 0..4 {
-            mask.0[(at + i) / 64] |= (bits >> i & 1) << ((at + i) % 64);
+        let at = r.min(len - W);
+        let (bits, word, shift) = (lanes(at, 0), at / 64, at % 64);
+        mask.0[word] |= bits << shift;
+        if shift + W > 64 {
+            mask.0[word + 1] |= bits >> (64 - shift);
         }
-        r = at + 4;
+        r = at + W;
     }
     mask
 }
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::{by_fours, ColumnScan, RowMask, INF};
+    use super::{by_lanes, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
     /// Four independent max lanes (lane k for the k-th four of a round), so
@@ -199,7 +211,7 @@ mod sse2 {
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
         let (mut max, mut bad) = ([_mm_setzero_ps(); 4], _mm_setzero_si128());
-        let nonzero = by_fours(a.len(), |at, lane| {
+        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
             let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
             if let Some(s) = acc {
                 v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
@@ -223,7 +235,7 @@ mod sse2 {
 
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_fours(y.len(), |at, _| {
+        by_lanes::<4>(y.len(), |at, _| {
             let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
             let old = _mm_loadu_ps(dst.as_ptr().add(at));
             let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
@@ -233,9 +245,53 @@ mod sse2 {
     }
 }
 
+/// As [`sse2`], eight rows per instruction; chosen at run time.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{by_lanes, ColumnScan, RowMask, INF};
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
+        let (abs_mask, last_finite) = (_mm256_set1_epi32(0x7fff_ffff), _mm256_set1_epi32(INF as i32 - 1));
+        let (mut max, mut bad) = ([_mm256_setzero_ps(); 4], _mm256_setzero_si256());
+        let nonzero = by_lanes::<8>(a.len(), |at, lane| {
+            let mut v = _mm256_loadu_ps(inp.as_ptr().add(at));
+            if let Some(s) = acc {
+                v = _mm256_add_ps(v, _mm256_loadu_ps(s.as_ptr().add(at)));
+            }
+            _mm256_storeu_ps(a.as_mut_ptr().add(at), v);
+            let k = _mm256_loadu_si256(keep.as_ptr().add(at) as *const __m256i);
+            _mm256_storeu_ps(y.as_mut_ptr().add(at), _mm256_and_ps(v, _mm256_castsi256_ps(k)));
+            let abs = _mm256_and_si256(_mm256_castps_si256(v), abs_mask);
+            // maxps may drop a NaN; `bad` keeps it (and ±∞).
+            max[lane] = _mm256_max_ps(max[lane], _mm256_castsi256_ps(abs));
+            bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(abs, last_finite));
+            let zero = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(abs, _mm256_setzero_si256()))) as u64;
+            zero ^ 0xff
+        });
+        let all = _mm256_max_ps(_mm256_max_ps(max[0], max[1]), _mm256_max_ps(max[2], max[3]));
+        let mut lanes = [0u32; 8];
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, _mm256_castps_si256(all));
+        let max = lanes.iter().copied().max().unwrap_or(0);
+        ColumnScan::of(nonzero, if _mm256_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
+        by_lanes::<8>(y.len(), |at, _| {
+            let v = _mm256_add_ps(_mm256_loadu_ps(y.as_ptr().add(at)), _mm256_setzero_ps());
+            let old = _mm256_loadu_ps(dst.as_ptr().add(at));
+            let same = _mm256_cmpeq_epi32(_mm256_castps_si256(v), _mm256_castps_si256(old));
+            _mm256_storeu_ps(dst.as_mut_ptr().add(at), v);
+            (_mm256_movemask_ps(_mm256_castsi256_ps(same)) as u64) ^ 0xff
+        })
+    }
+}
+
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
-    use super::{by_fours, ColumnScan, RowMask};
+    use super::{by_lanes, ColumnScan, RowMask};
     use std::arch::wasm32::*;
 
     /// As the SSE2 version (simd128 has an unsigned integer max).
@@ -243,7 +299,7 @@ mod simd128 {
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let abs_mask = i32x4_splat(0x7fff_ffff);
         let mut max = [i32x4_splat(0); 4];
-        let nonzero = by_fours(a.len(), |at, lane| {
+        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
             let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
             if let Some(s) = acc {
                 v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
@@ -267,11 +323,88 @@ mod simd128 {
 
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_fours(y.len(), |at, _| {
+        by_lanes::<4>(y.len(), |at, _| {
             let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
             let old = v128_load(dst.as_ptr().add(at) as *const v128);
             v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
             i32x4_bitmask(i32x4_ne(v, old)) as u64
         })
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    type Load = unsafe fn(&mut [f32], &mut [f32], &[u32], &[f32], Option<&[f32]>) -> ColumnScan;
+    type Store = unsafe fn(&mut [f32], &[f32]) -> RowMask;
+
+    /// Columns of every length from 8 to 64 and the compact d, with zeros of
+    /// both signs, NaN, ±∞, and large and tiny values, in a fixed pattern.
+    fn columns() -> Vec<Vec<f32>> {
+        let special = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
+        let mut out = Vec::new();
+        for len in (8..=64).chain([146]) {
+            for seed in 0..6u64 {
+                let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                let mut col: Vec<f32> = (0..len)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        special[(x % 8) as usize]
+                    })
+                    .collect();
+                match seed {
+                    4 => col[len - 1] = f32::NAN,
+                    5 => col[len / 2] = f32::NEG_INFINITY,
+                    _ => {}
+                }
+                out.push(col);
+            }
+        }
+        out
+    }
+
+    fn scan_bits(s: &ColumnScan) -> (RowMask, u32, bool) {
+        (s.nonzero, s.max_abs.to_bits(), s.finite)
+    }
+
+    /// Every SIMD pass this machine can run computes what the scalar definition computes, bit for bit.
+    #[test]
+    fn simd_passes_match_the_scalar_definition() {
+        let mut loads: Vec<(&str, Load)> = vec![("sse2", sse2::load)];
+        let mut stores: Vec<(&str, Store)> = vec![("sse2", sse2::store)];
+        if std::arch::is_x86_feature_detected!("avx2") {
+            loads.push(("avx2", avx2::load));
+            stores.push(("avx2", avx2::store));
+        }
+        let cols = columns();
+        for (i, inp) in cols.iter().enumerate() {
+            let d = inp.len();
+            // Half the columns with an attention sum: another of the same length.
+            let acc = (i % 2 == 0).then(|| &cols[i / 6 * 6 + (i + 1) % 6][..]);
+            let keep: Vec<u32> = (0..d).map(|r| if r % 3 == 0 { 0 } else { !0 }).collect();
+            let (mut a0, mut y0) = (vec![0.0; d], vec![0.0; d]);
+            let want = scalar::load(&mut a0, &mut y0, &keep, inp, acc);
+            for (name, load) in &loads {
+                let (mut a, mut y) = (vec![0.0; d], vec![0.0; d]);
+                // SAFETY: the feature was detected; the lengths agree.
+                let got = unsafe { load(&mut a, &mut y, &keep, inp, acc) };
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(scan_bits(&got), scan_bits(&want), "{name} load, column {i}");
+                assert_eq!((bits(&a), bits(&y)), (bits(&a0), bits(&y0)), "{name} load, column {i}");
+            }
+            let mut dst0 = cols[i / 6 * 6 + (i + 3) % 6].clone();
+            let old = dst0.clone();
+            let want = scalar::store(&mut dst0, inp);
+            for (name, store) in &stores {
+                let mut dst = old.clone();
+                // SAFETY: as above.
+                let got = unsafe { store(&mut dst, inp) };
+                assert_eq!(got, want, "{name} store, column {i}");
+                assert!(dst.iter().zip(&dst0).all(|(x, y)| x.to_bits() == y.to_bits()), "{name} store, column {i}");
+            }
+        }
     }
 }

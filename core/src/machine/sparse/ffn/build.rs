@@ -1,7 +1,7 @@
 //! Building the evaluation form of an FFN from its units: groups, forms,
 //! families, the opcode index and the fused clears.
 
-use super::{Bound, Family, Ffn, Form, Group, PatternIndex, UnitRec};
+use super::{Bound, Entry, Family, Ffn, Form, Group, PatternIndex, Span, UnitRec};
 use crate::machine::sparse::rows::RowMask;
 use crate::machine::weights::{Ffn as FfnWeights, Unit};
 use std::collections::HashMap;
@@ -25,12 +25,23 @@ impl Split {
 }
 
 /// Whether `b` is `a` with every weight negated.
-fn negated(a: &[(usize, f32)], b: &[(usize, f32)]) -> bool {
+fn negated<R: PartialEq>(a: &[(R, f32)], b: &[(R, f32)]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == -y.1)
 }
 
 fn key(terms: &[(usize, f32)]) -> Vec<(usize, u32)> {
     terms.iter().map(|e| (e.0, e.1.to_bits())).collect()
+}
+
+/// Appends `entries` to `v`, returning where they went.
+fn push(v: &mut Vec<Entry>, entries: &[(usize, f32)]) -> Span {
+    let at = v.len() as u32;
+    v.extend(entries.iter().map(|&(r, w)| (u32::try_from(r).expect("row fits u32"), w)));
+    at..v.len() as u32
+}
+
+fn span(r: &Span) -> Range<usize> {
+    r.start as usize..r.end as usize
 }
 
 impl Ffn {
@@ -68,11 +79,15 @@ impl Ffn {
             pattern_rows: RowMask::of_rows(pattern.iter().copied()),
             forms: Vec::new(),
             units: Vec::new(),
+            chunks: Vec::new(),
+            lane_terms: Vec::new(),
+            lane_units: Vec::new(),
             terms: Vec::new(),
             w2: Vec::new(),
             b2: f.b2.clone(),
             b2_rows: RowMask::of_rows(f.b2.iter().map(|e| e.0)),
             rows: RowMask::of_rows(0..d),
+            watch: RowMask::default(),
             eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
         };
         // `ReLU(x + γ)·(−1) + ReLU(−x + γ)·(+1)` on one row: clears it where γ = 0.
@@ -99,21 +114,18 @@ impl Ffn {
         for (gi, forms) in members.into_iter().enumerate() {
             let gate = &splits[forms[0][0]].gate;
             let clears_only = forms.iter().all(is_clear_pair);
-            let gate_at = ffn.terms.len();
-            ffn.terms.extend_from_slice(gate);
+            let gate_at = push(&mut ffn.terms, gate);
             let first_form = ffn.forms.len();
-            let mut bound = Bound::default();
+            let (mut bound, mut reads) = (Bound::default(), RowMask::default());
             for units in forms {
                 let rest = &splits[units[0]].rest;
-                let terms_at = ffn.terms.len();
-                ffn.terms.extend_from_slice(rest);
+                let terms = push(&mut ffn.terms, rest);
                 let first_unit = ffn.units.len();
                 let mut form_max_b = f64::NEG_INFINITY;
                 for i in units {
                     let u = &f.units[i];
-                    let w2_at = ffn.w2.len();
-                    ffn.w2.extend_from_slice(&u.w2);
-                    ffn.units.push(UnitRec { sign: splits[i].sign, b: u.b1, w2: w2_at..ffn.w2.len() });
+                    let w2 = push(&mut ffn.w2, &u.w2);
+                    ffn.units.push(UnitRec { sign: splits[i].sign, b: u.b1, w2 });
                     form_max_b = form_max_b.max(u.b1 as f64);
                     bound.max_abs_b = bound.max_abs_b.max((u.b1 as f64).abs());
                 }
@@ -123,11 +135,11 @@ impl Ffn {
                 let pair = us.len() == 2
                     && (us[0].sign, us[1].sign) == (1.0, -1.0)
                     && us[0].b == us[1].b
-                    && negated(&ffn.w2[us[0].w2.clone()], &ffn.w2[us[1].w2.clone()]);
+                    && negated(&ffn.w2[span(&us[0].w2)], &ffn.w2[span(&us[1].w2)]);
+                reads = reads.union(&RowMask::of_rows(rest.iter().map(|e| e.0)));
                 ffn.forms.push(Form {
-                    terms: terms_at..ffn.terms.len(),
-                    units: first_unit..ffn.units.len(),
-                    reads: RowMask::of_rows(rest.iter().map(|e| e.0)),
+                    terms,
+                    units: first_unit as u32..ffn.units.len() as u32,
                     max_b: form_max_b,
                     pair,
                 });
@@ -137,19 +149,24 @@ impl Ffn {
                 }
             }
             let forms = first_form..ffn.forms.len();
-            let rows = ffn.forms[forms.clone()].iter().fold(RowMask::default(), |m, f| m.union(&f.reads));
+            let rows = reads;
             let gate_rows = RowMask::of_rows(gate.iter().map(|e| e.0));
-            let units = ffn.forms[forms.clone()].first().map_or(0, |f| f.units.start)..ffn.units.len();
-            let writes =
-                RowMask::of_rows(ffn.units[units].iter().flat_map(|u| ffn.w2[u.w2.clone()].iter().map(|e| e.0)));
+            let units = ffn.forms[forms.clone()].first().map_or(0, |f| f.units.start as usize)..ffn.units.len();
+            let writes = RowMask::of_rows(
+                ffn.units[units].iter().flat_map(|u| ffn.w2[span(&u.w2)].iter().map(|e| e.0 as usize)),
+            );
             if clears_only {
                 ffn.soft = ffn.soft.union(&rows);
             }
             let group = Group {
-                gate: gate_at..gate_at + gate.len(),
+                gate: gate_at,
                 gate_rows,
+                gate_abs: gate.iter().map(|e| e.1.abs() as f64).sum(),
+                soft_gate: false,
                 touch: gate_rows.union(&rows),
                 writes,
+                chunks: 0..0,
+                rest: forms.clone(),
                 forms,
                 bound,
                 clears: clears_only.then_some(rows),
@@ -160,8 +177,24 @@ impl Ffn {
                 ffn.groups.push(group);
             }
         }
+        for g in &mut ffn.groups {
+            g.soft_gate = g.gate_rows.meets(&ffn.soft);
+        }
+        ffn.watch = ffn.groups.iter().chain([&ffn.clears]).fold(RowMask::default(), |m, g| m.union(&g.touch));
+        ffn.build_lanes();
         ffn.gather_families();
-        assert!(ffn.terms.iter().chain(&ffn.w2).chain(&ffn.b2).all(|e| e.0 < d), "rows within d");
+        // What `at` and the evaluation's unchecked indexing rely on.
+        assert!(ffn.terms.iter().chain(&ffn.w2).all(|e| (e.0 as usize) < d), "rows within d");
+        assert!(ffn.b2.iter().all(|e| e.0 < d), "rows within d");
+        let (terms, w2, units) = (ffn.terms.len(), ffn.w2.len(), ffn.units.len());
+        let groups = ffn.groups.iter().chain([&ffn.clears]);
+        assert!(groups.clone().all(|g| g.gate.start <= g.gate.end && g.gate.end as usize <= terms));
+        assert!(groups.flat_map(|g| &ffn.forms[g.forms.clone()]).all(|f| f.terms.start <= f.terms.end
+            && f.terms.end as usize <= terms
+            && f.units.start <= f.units.end
+            && f.units.end as usize <= units));
+        assert!(ffn.units.iter().all(|u| u.w2.start <= u.w2.end && u.w2.end as usize <= w2));
+        ffn.check_lanes(d);
         ffn
     }
 
@@ -189,20 +222,36 @@ impl Ffn {
     /// The index of a family whose every gate holds a full opcode pattern.
     fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex> {
         let l = self.pattern.len() as f64;
-        let mut ix = PatternIndex { s_hi: f64::NEG_INFINITY, t_hi: 0.0, e: 0.0, groups: Vec::new() };
+        let mut ix = PatternIndex {
+            s_hi: f64::NEG_INFINITY,
+            t_hi: 0.0,
+            e: 0.0,
+            extra: Vec::new(),
+            extra_rows: RowMask::default(),
+            groups: Vec::new(),
+        };
         for gi in groups {
-            let gate = &self.terms[self.groups[gi].gate.clone()];
-            let on = |r: usize| gate.iter().find(|e| e.0 == r).map(|e| e.1);
+            let gate = &self.terms[span(&self.groups[gi].gate)];
+            let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1);
             let ws: Vec<f32> = self.pattern.iter().map(|&r| on(r)).collect::<Option<_>>()?;
             let w = ws[0].abs();
             if w == 0.0 || ws.iter().any(|v| v.abs() != w) {
                 return None;
             }
             let code = ws.iter().enumerate().fold(0u32, |c, (i, v)| c | ((*v > 0.0) as u32) << i);
-            let extra: f64 = gate.iter().filter(|e| !self.pattern.contains(&e.0)).map(|e| e.1.abs() as f64).sum();
+            let extra: f64 =
+                gate.iter().filter(|e| !self.pattern.contains(&(e.0 as usize))).map(|e| e.1.abs() as f64).sum();
             ix.s_hi = ix.s_hi.max(w as f64 * (l - 2.0));
             ix.t_hi = ix.t_hi.max(w as f64 * l);
             ix.e = ix.e.max(extra);
+            for &(r, w) in gate.iter().filter(|e| !self.pattern.contains(&(e.0 as usize))) {
+                let (r, w) = (r as usize, w.abs() as f64);
+                match ix.extra.iter_mut().find(|e| e.0 == r) {
+                    Some(e) => e.1 = e.1.max(w),
+                    None => ix.extra.push((r, w)),
+                }
+                ix.extra_rows.set(r);
+            }
             ix.groups.push((code, gi));
         }
         Some(ix)

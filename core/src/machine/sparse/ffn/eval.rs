@@ -13,10 +13,9 @@
 //! reads (as above) or writes it: its output is its input (+ 0.0), so a
 //! change of it moves the output by exactly that much.
 
-use super::{Ffn, Group};
+use super::{at, Ffn, Group, Span};
 use crate::machine::sparse::rows::{ColumnScan, RowMask};
 use crate::machine::sparse::Shortcuts;
-use std::ops::Range;
 
 /// The rows a column's output ignores or copies, while they stay within
 /// `tol` in |value|.
@@ -26,28 +25,42 @@ pub struct Inert {
     free: RowMask,
     /// The passed-through rows.
     pass: RowMask,
+    /// The rows that must stay within `tol` (the others no unit reads).
+    watch: RowMask,
     tol: f32,
+    /// The column's rows (`free` lies within them).
+    d: u32,
 }
 
 impl Inert {
-    /// After the rows `moved` of a column's input changed (`value(r)`: the
-    /// new input), brings the last output `dst` up to date without an
-    /// evaluation if that is exact: `Some(rows of dst that changed)`, else
-    /// None (evaluate).
-    #[inline]
-    pub fn carry(&self, moved: RowMask, value: impl Fn(usize) -> f32, dst: &mut [f32]) -> Option<RowMask> {
-        // `<=` is false for NaN: a NaN is never carried.
-        if !moved.and(&self.free.not()).is_empty() || !moved.iter().all(|r| value(r).abs() <= self.tol) {
+    /// After the rows `moved` of a column's input `src (+ acc)` changed,
+    /// brings the last output `dst` up to date without an evaluation if that
+    /// is exact: `Some(rows of dst that changed)`, else None (evaluate).
+    #[inline(always)]
+    pub fn carry(&self, moved: RowMask, src: &[f32], acc: Option<&[f32]>, dst: &mut [f32]) -> Option<RowMask> {
+        if !moved.and(&self.free.not()).is_empty() {
+            return None;
+        }
+        // `free` lies within the column's rows, and so does `moved` now.
+        let d = src.len();
+        assert!(self.d as usize <= d && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
+        // SAFETY: r < d (above).
+        let value = |r: usize| unsafe { *src.get_unchecked(r) + acc.map_or(0.0, |s| *s.get_unchecked(r)) };
+        // `<=` is false for NaN: a NaN is never carried where a unit reads it.
+        if !moved.and(&self.watch).all(|r| value(r).abs() <= self.tol) {
             return None;
         }
         let mut changed = RowMask::default();
-        for r in moved.and(&self.pass).iter() {
+        moved.and(&self.pass).all(|r| {
             let v = value(r) + 0.0;
-            if v.to_bits() != dst[r].to_bits() {
-                dst[r] = v;
+            // SAFETY: as above.
+            let out = unsafe { dst.get_unchecked_mut(r) };
+            if v.to_bits() != out.to_bits() {
+                *out = v;
                 changed.set(r);
             }
-        }
+            true
+        });
         Some(changed)
     }
 }
@@ -60,6 +73,7 @@ struct Pass<'a> {
     m: f64,
     skip: bool,
     fuse: bool,
+    lanes: bool,
 }
 
 /// What a group did with a column.
@@ -73,7 +87,7 @@ enum Outcome {
 
 impl Ffn {
     /// The opcode field as a pattern code, if every row of it is exactly ±1.
-    #[inline]
+    #[inline(always)]
     fn field_code(&self, a: &[f32]) -> Option<u32> {
         self.pattern.iter().enumerate().try_fold(0u32, |c, (i, &r)| match a[r] {
             1.0 => Some(c | 1 << i),
@@ -82,24 +96,25 @@ impl Ffn {
         })
     }
 
-    /// `Σ w·a[r]` over `terms` (rows checked < d at construction).
-    #[inline]
-    fn dot(&self, terms: &Range<usize>, a: &[f32]) -> f32 {
-        self.terms[terms.clone()].iter().fold(0.0, |s, &(r, w)| s + w * a[r])
+    /// `Σ w·a[r]` over `terms` (rows checked < d at construction, `a` of d rows).
+    #[inline(always)]
+    fn dot(&self, terms: &Span, a: &[f32]) -> f32 {
+        // SAFETY: see `at`.
+        at(&self.terms, terms).iter().fold(0.0, |s, &(r, w)| s + w * unsafe { *a.get_unchecked(r as usize) })
     }
 
     /// Whether no unit of group `g` can fire on `a` (M = `m`): `Some(rows
     /// whose exact values the proof used)`. It tries first with the gate terms
     /// on clearable rows at their worst (|w|·M), so those rows may change.
-    #[inline]
+    #[inline(always)]
     fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> Option<RowMask> {
         if g.gate.is_empty() {
             return None;
         }
         let (mut s, mut t, mut soft_s, mut soft_t) = (0f64, 0f64, 0f64, 0f64);
         if g.gate_rows.meets(nonzero) || g.gate_rows.meets(&self.soft) {
-            for &(r, w) in &self.terms[g.gate.clone()] {
-                let v = w as f64 * a[r] as f64;
+            for &(r, w) in at(&self.terms, &g.gate) {
+                let (r, v) = (r as usize, w as f64 * a[r as usize] as f64);
                 s += v;
                 t += v.abs();
                 let soft = self.soft.has(r);
@@ -128,13 +143,16 @@ impl Ffn {
     /// zeros (the caller stores `y + 0.0`), `y` holding `a & start(sc)` on
     /// entry; `scan` describes `a`. Returns the inert rows (none unless
     /// `dirty_rows` and the fused, skipping path apply).
+    #[inline(always)]
     pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
+        // What the unchecked indexing of the rows relies on.
+        assert!(a.len() == self.keep.len() && y.len() == a.len(), "columns of d rows");
         let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
         // Every bound is taken at M = max(2·|largest value|, 4), so that what it
         // shuts stays shut while inert rows change within that tolerance.
         let tol = (2.0 * scan.max_abs).max(4.0);
         let m = tol as f64;
-        let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse };
+        let p = Pass { a, nonzero: scan.nonzero, m, skip, fuse, lanes: sc.lanes && scan.finite };
         let mut code = None;
         // Rows whose exact values the result depends on, rows cleared, rows written.
         let (mut pinned, mut cleared, mut written) = (RowMask::default(), RowMask::default(), RowMask::default());
@@ -164,10 +182,18 @@ impl Ffn {
             }
             if let Some(ix) = fam.index.as_ref().filter(|_| skip && sc.gate_index) {
                 let c = *code.get_or_insert_with(|| self.field_code(a));
-                let (s, t) = (ix.s_hi + ix.e * m, ix.t_hi + ix.e * m);
-                if let Some(c) = c.filter(|_| fam.bound.shut(s, t, m, self.eps)) {
-                    // The other terms are bounded at M: only the opcode's rows are pinned.
-                    pinned = pinned.union(&self.pattern_rows);
+                let shut = |e: f64| fam.bound.shut(ix.s_hi + e, ix.t_hi + e, m, self.eps);
+                // The other terms at M (only the opcode's rows are pinned), or at their values.
+                let exact = || ix.extra.iter().map(|&(r, w)| w * (a[r] as f64).abs()).sum::<f64>();
+                let pins = if c.is_none() {
+                    None
+                } else if shut(ix.e * m) {
+                    Some(self.pattern_rows)
+                } else {
+                    shut(exact()).then(|| self.pattern_rows.union(&ix.extra_rows))
+                };
+                if let (Some(c), Some(pins)) = (c, pins) {
+                    pinned = pinned.union(&pins);
                     for &(_, gi) in ix.groups.iter().filter(|g| g.0 == c) {
                         let g = &self.groups[gi];
                         track(self.group(g, &p, y), g, &mut pinned);
@@ -187,46 +213,64 @@ impl Ffn {
         }
         let rows = self.keep_zero.union(&cleared).and(&pinned.not());
         let pass = rows.union(&pinned).union(&written).union(&self.b2_rows).not().and(&self.rows);
-        Inert { free: rows.union(&pass), pass, tol }
+        Inert { free: rows.union(&pass), pass, watch: self.watch, tol, d: a.len() as u32 }
     }
 
     /// Adds group `g`'s units to `y`.
-    #[inline]
+    #[inline(always)]
     fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
-        let (a, nonzero, skip, fuse) = (p.a, &p.nonzero, p.skip, p.fuse);
-        if let Some(pinned) = skip.then(|| self.shut(g, a, nonzero, p.m)).flatten() {
-            return Outcome::Shut(pinned);
+        let (a, skip, fuse) = (p.a, p.skip, p.fuse);
+        let gamma = self.dot(&g.gate, a);
+        // Only a group whose best unit is ≤ 0 at this γ can be shut: the
+        // bound is tried only then (evaluating is always exact).
+        let (b, m) = (&g.bound, p.m);
+        if skip && !g.gate.is_empty() && gamma as f64 + b.max_b + b.max_s * m <= 0.0 {
+            if !g.soft_gate {
+                // γ is the f32 sum of the gate terms: within eps·Σ|w|·M of the
+                // exact sum, so the bound holds with the terms' total at its worst.
+                let rest = b.max_s * m;
+                if gamma as f64 + b.max_b + rest + self.eps * (2.0 * g.gate_abs * m + b.max_abs_b + rest) <= 0.0 {
+                    return Outcome::Shut(g.gate_rows);
+                }
+            } else if let Some(pinned) = self.shut(g, a, &p.nonzero, m) {
+                return Outcome::Shut(pinned);
+            }
         }
-        let gamma = if skip && !g.gate_rows.meets(nonzero) { 0.0 } else { self.dot(&g.gate, a) };
         if let Some(rows) = g.clears.filter(|_| fuse && skip && gamma == 0.0) {
             // Each pair adds −a[r] to row r (zero rows add nothing).
-            for r in rows.and(nonzero).iter() {
+            rows.and(&p.nonzero).all(|r| {
                 y[r] -= a[r];
-            }
+                true
+            });
             return Outcome::Cleared(rows);
         }
-        for f in &self.forms[g.forms.clone()] {
-            let q = if skip && !f.reads.meets(nonzero) {
-                if gamma as f64 + f.max_b <= 0.0 {
-                    continue;
+        let forms = if p.lanes {
+            self.lanes(&g.chunks, gamma, a, y);
+            g.rest.clone()
+        } else {
+            g.forms.clone()
+        };
+        for f in &self.forms[forms] {
+            let q = self.dot(&f.terms, a);
+            // q = ±0 (e.g. every row it reads is zero): its units are ReLU(γ + b).
+            if skip && q == 0.0 && gamma as f64 + f.max_b <= 0.0 {
+                continue;
+            }
+            let units = at(&self.units, &f.units);
+            let add = |y: &mut [f32], w2: &Span, v: f32| {
+                for &(r, w) in at(&self.w2, w2) {
+                    // SAFETY: see `at`.
+                    unsafe { *y.get_unchecked_mut(r as usize) += w * v };
                 }
-                0.0
-            } else {
-                self.dot(&f.terms, a)
             };
-            let units = &self.units[f.units.clone()];
             if fuse && f.pair && gamma + units[0].b == 0.0 {
-                for &(r, w) in &self.w2[units[0].w2.clone()] {
-                    y[r] += w * q;
-                }
+                add(y, &units[0].w2, q);
                 continue;
             }
             for u in units {
                 let pre = u.sign * q + gamma + u.b;
                 if pre > 0.0 {
-                    for &(r, w) in &self.w2[u.w2.clone()] {
-                        y[r] += w * pre;
-                    }
+                    add(y, &u.w2, pre);
                 }
             }
         }

@@ -14,8 +14,9 @@
 //!   split into gate and rest decides how often the test succeeds, never the
 //!   result: the bound holds for any split.
 //! - **forms**: units of a group with the same `q` up to sign; `q` is summed
-//!   once. A form that reads only zero rows has `q = 0` exactly, so its units
-//!   are `ReLU(γ + b)` and the form is skipped when `γ + max b ≤ 0`.
+//!   once. A form whose `q` is ±0 (e.g. it reads only zero rows) has units
+//!   `ReLU(γ + b)`, and is skipped when `γ + max b ≤ 0`. Forms whose units
+//!   all write one row are evaluated eight side by side ([`lanes`]).
 //!
 //! - **opcode index**: where the opcode field holds exactly ±1 (column 0),
 //!   a family of groups gated by opcode patterns has one group per pattern
@@ -31,29 +32,36 @@
 //!
 //! Every value is a small dyadic rational (spec §1), so `σ·q + γ + b` is the
 //! exact sum the dense engine forms in another order. Both skips are the
-//! `gate_skip` shortcut, the index `gate_index`, both pair rules `fused_pairs`;
-//! without them every unit is evaluated.
+//! `gate_skip` shortcut, the index `gate_index`, both pair rules `fused_pairs`,
+//! the side-by-side forms `lanes`; without them every unit is evaluated, one
+//! at a time.
 
 mod build;
 mod eval;
+mod lanes;
 
 pub use eval::Inert;
 
 use super::rows::RowMask;
 use std::ops::Range;
 
+/// A range of one of the FFN's flat arrays (`terms`, `units`, `w2`).
+type Span = Range<u32>;
+
+/// A `(row, weight)` entry of W1 or W2.
+type Entry = (u32, f32);
+
 /// One unit as evaluated: `ReLU(sign·q + γ + b)` added along `w2[w2]`.
 struct UnitRec {
     sign: f32,
     b: f32,
-    w2: Range<usize>,
+    w2: Span,
 }
 
 /// Units of one group that share their non-gate terms up to sign.
 struct Form {
-    terms: Range<usize>,
-    units: Range<usize>,
-    reads: RowMask,
+    terms: Span,
+    units: Span,
     max_b: f64,
     /// Two units `ReLU(±q + b)` with opposite outputs: `q·W` when γ + b = 0.
     pair: bool,
@@ -96,12 +104,18 @@ impl Bound {
 /// Units that share their gate terms.
 #[derive(Default)]
 struct Group {
-    gate: Range<usize>,
+    gate: Span,
     gate_rows: RowMask,
+    /// Σ|w| over the gate terms, and whether a gate term is on a clearable row.
+    gate_abs: f64,
+    soft_gate: bool,
     /// Every row the group reads (gate and forms), and every row it writes.
     touch: RowMask,
     writes: RowMask,
     forms: Range<usize>,
+    /// The chunks of its lane forms (the first of `forms`), and the other forms.
+    chunks: Range<usize>,
+    rest: Range<usize>,
     /// Every form is a clear pair: these rows are cleared where γ = 0.
     clears: Option<RowMask>,
     bound: Bound,
@@ -120,11 +134,16 @@ struct Family {
 /// A family whose every gate holds a full opcode pattern `±w` on the opcode
 /// rows. A group whose pattern differs from the field in h ≥ 1 bits has gate
 /// sum `w·(L − 2h) + extra ≤ w·(L − 2) + e·M` with |terms| summing to at most
-/// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows).
+/// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows). Where that is
+/// too loose, the extra terms are bounded by their rows' exact values:
+/// `Σ max|w|·|a[r]|` over those rows (then pinned).
 struct PatternIndex {
     s_hi: f64,
     t_hi: f64,
     e: f64,
+    /// Each row off the opcode rows with its largest |w| over the groups.
+    extra: Vec<(usize, f64)>,
+    extra_rows: RowMask,
     /// `(pattern, group)`, groups as indices into `Ffn::groups`.
     groups: Vec<(u32, usize)>,
 }
@@ -146,13 +165,19 @@ pub struct Ffn {
     pattern_rows: RowMask,
     forms: Vec<Form>,
     units: Vec<UnitRec>,
+    chunks: Vec<lanes::Chunk>,
+    lane_terms: Vec<lanes::LaneTerm>,
+    lane_units: Vec<lanes::LaneUnit>,
     /// Gate terms and form terms, `(row, weight)`.
-    terms: Vec<(usize, f32)>,
-    w2: Vec<(usize, f32)>,
+    terms: Vec<Entry>,
+    w2: Vec<Entry>,
     b2: Vec<(usize, f32)>,
     b2_rows: RowMask,
     /// Rows `0..d`.
     rows: RowMask,
+    /// Every row some unit reads (a clear's included): outside them, no
+    /// value enters a bound or a sum but its own row's.
+    watch: RowMask,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
@@ -165,6 +190,20 @@ impl Ffn {
             + (self.keep.len() + self.ones.len()) * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()
-            + (self.terms.len() + self.w2.len() + self.b2.len()) * size_of::<(usize, f32)>()
+            + self.chunks.len() * size_of::<lanes::Chunk>()
+            + self.lane_terms.len() * size_of::<lanes::LaneTerm>()
+            + self.lane_units.len() * size_of::<lanes::LaneUnit>()
+            + (self.terms.len() + self.w2.len()) * size_of::<Entry>()
+            + self.b2.len() * size_of::<(usize, f32)>()
     }
+}
+
+/// `v[s]` without a bounds check: the hot loops index only through spans
+/// and rows that [`Ffn::new`] checked (every span within its array, every
+/// row below d), on columns of d rows ([`Ffn::apply`] checks).
+#[inline(always)]
+fn at<'a, T>(v: &'a [T], s: &Span) -> &'a [T] {
+    debug_assert!(s.start <= s.end && s.end as usize <= v.len());
+    // SAFETY: see above; spans are only built by `Ffn::new`, which checks them.
+    unsafe { v.get_unchecked(s.start as usize..s.end as usize) }
 }

@@ -1,0 +1,89 @@
+//! Covering a small sparse matrix by vector loads. The matrix has `lanes`
+//! (an FFN form each, or a key dimension, or a value slot), each a list of
+//! `(row, weight)` terms over one column. A slot is one load of the column
+//! for every lane at once — a splat (every lane reads one row) or a shift
+//! (lane l reads row `base + l`: the bits of a word in the lanes of the bits)
+//! — with a weight per lane (0 where the slot has nothing for that lane).
+//! Summing `w · load` over the slots gives every lane its terms' sum, in
+//! another order (exact: dyadic values) and with `0·x` added for the lanes
+//! a slot does not serve (±0 for finite x).
+
+pub struct Slot {
+    pub row: u32,
+    pub shift: bool,
+    /// One weight per lane.
+    pub w: Vec<f32>,
+}
+
+impl Slot {
+    /// The rows the slot loads (`row..row + lanes` for a shift).
+    pub fn end(&self) -> usize {
+        self.row as usize + if self.shift { self.w.len() } else { 1 }
+    }
+}
+
+/// Covers every term of `lanes` by slots, greedily: each time the splat or
+/// shift (within `d` rows) that serves the most lanes not yet served.
+pub fn cover(lanes: &[Vec<(u32, f32)>], d: usize) -> Vec<Slot> {
+    let width = lanes.len();
+    let mut left: Vec<(usize, u32, f32)> =
+        lanes.iter().enumerate().flat_map(|(l, ts)| ts.iter().map(move |&(r, w)| (l, r, w))).collect();
+    let hit = |row: u32, shift: bool, l: usize, r: u32| if shift { r as usize == row as usize + l } else { r == row };
+    let mut out = Vec::new();
+    while !left.is_empty() {
+        // A slot serves a lane once: count the lanes it reaches.
+        let serves = |row: u32, shift: bool| {
+            let mut lanes_hit = vec![false; width];
+            left.iter().filter(|e| hit(row, shift, e.0, e.1)).for_each(|e| lanes_hit[e.0] = true);
+            lanes_hit.iter().filter(|&&h| h).count()
+        };
+        let mut best = (0, 0u32, false);
+        for &(l, r, _) in &left {
+            let n = serves(r, false);
+            if n > best.0 {
+                best = (n, r, false);
+            }
+            if let Some(base) = (r as usize).checked_sub(l).filter(|b| b + width <= d) {
+                let n = serves(base as u32, true);
+                if n > best.0 {
+                    best = (n, base as u32, true);
+                }
+            }
+        }
+        let (_, row, shift) = best;
+        let mut slot = Slot { row, shift, w: vec![0.0; width] };
+        let mut taken = vec![false; width];
+        left.retain(|&(l, r, w)| {
+            let take = !taken[l] && hit(row, shift, l, r);
+            if take {
+                (slot.w[l], taken[l]) = (w, true);
+            }
+            !take
+        });
+        out.push(slot);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slots add up to each lane's terms, and bit-sliced terms take one shift.
+    #[test]
+    fn slots_sum_every_lane_and_shift_bit_slices() {
+        let lanes: Vec<Vec<(u32, f32)>> =
+            (0..8).map(|l| vec![(10 + l, 1.0), (40, -2.0 - l as f32), (20 + 2 * l, 0.5), (10 + l, 3.0)]).collect();
+        let slots = cover(&lanes, 64);
+        let col: Vec<f32> = (0..64).map(|r| r as f32 * 0.25 - 3.0).collect();
+        for (l, terms) in lanes.iter().enumerate() {
+            let want: f32 = terms.iter().map(|&(r, w)| w * col[r as usize]).sum();
+            let got: f32 =
+                slots.iter().map(|s| s.w[l] * col[if s.shift { s.row as usize + l } else { s.row as usize }]).sum();
+            assert_eq!(got, want, "lane {l}");
+        }
+        assert!(slots.iter().all(|s| s.end() <= 64));
+        // Rows 10 + l twice (two shifts), row 40 (a splat), rows 20 + 2l (eight splats).
+        assert_eq!(slots.len(), 2 + 1 + 8);
+    }
+}
