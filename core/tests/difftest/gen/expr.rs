@@ -3,7 +3,7 @@
 
 use super::super::program::*;
 use super::super::scope::*;
-use super::{known, root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
+use super::{root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
 
 impl Gen {
     pub(super) fn cx(&mut self) -> Cx {
@@ -34,9 +34,6 @@ impl Gen {
         } else {
             (None, self.expr(cx, depth))
         };
-        if op.is_none() && self.avoid_known && known::logic_into_own_operand(&t, &rhs) {
-            rhs = Expr::Num(1, Lit::Dec);
-        }
         Expr::Assign(op, Box::new(t), Box::new(rhs))
     }
 
@@ -149,11 +146,6 @@ impl Gen {
 
     pub(super) fn unary(&mut self, mut x: Expr) -> Expr {
         let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
-        if self.avoid_known && known::negated_pattern_literal(op, &x, self.bits) {
-            if let Expr::Num(v, _) = x {
-                x = Expr::Num(v, Lit::Dec);
-            }
-        }
         Expr::Unary(op, Box::new(x))
     }
 
