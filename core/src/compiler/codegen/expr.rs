@@ -117,7 +117,7 @@ impl Gen<'_> {
     /// in a call) the value is built in a temporary and moved. A load through a computed index
     /// writes only when it succeeds, and a call writes only at its `return`, which is guarded
     /// the same way.
-    pub(super) fn into_var(&mut self, dst: Mem, e: &Expr) {
+    pub(super) fn set_var(&mut self, dst: Mem, e: &Expr) {
         if self.constant(e).is_some() {
             return self.into(dst, e);
         }
@@ -130,9 +130,7 @@ impl Gen<'_> {
                 self.release(m);
             }
             ExprKind::Call(_, args, Some(c @ Callee::User(_))) => self.call_into(dst, *c, args, e, true),
-            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => {
-                self.into(dst, e)
-            }
+            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
             _ if !self.may_fault(e) => self.into(dst, e),
             _ => {
                 let m = self.mark();
@@ -149,7 +147,9 @@ impl Gen<'_> {
     fn may_fault(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Num(_) | ExprKind::Var(..) => false,
-            ExprKind::Index(_, id, idx) => id.is_none_or(|id| self.const_index(id, idx).is_none()) || self.may_fault(idx),
+            ExprKind::Index(_, id, idx) => {
+                id.is_none_or(|id| self.const_index(id, idx).is_none()) || self.may_fault(idx)
+            }
             ExprKind::Call(..) => true,
             ExprKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
                 self.constant(b).is_none_or(|k| k == 0) || self.may_fault(a) || self.may_fault(b)
@@ -232,7 +232,7 @@ impl Gen<'_> {
                     let r = self.value(rhs);
                     self.apply(m, op, r, rhs);
                 }
-                None if !self.touches(rhs, id) => self.into_var(m, rhs),
+                None if !self.touches(rhs, id) => self.set_var(m, rhs),
                 None => match &rhs.kind {
                     // `x = x op b` in place: `b` is read before `x` is written, and `apply`
                     // checks a divisor before it writes. `&&`, `||` and comparisons are no
