@@ -37,7 +37,12 @@ fn a_program_at_exact_capacity_halts_at_the_same_step() {
         assert_eq!(steps, slots as u64, "{}: the transformer's steps", cfg.name);
         let mut i = loom_core::Interp::new(&prog).unwrap();
         let status = loom_core::Engine::run(&mut i, 2 * slots as u64, None);
-        assert_eq!((status, loom_core::Engine::steps(&i)), (loom_core::state::Status::Halted, slots as u64), "{}", cfg.name);
+        assert_eq!(
+            (status, loom_core::Engine::steps(&i)),
+            (loom_core::state::Status::Halted, slots as u64),
+            "{}",
+            cfg.name
+        );
         assert_eq!(i.mem()[0], cfg.wrap(slots as i64), "{}: every instruction ran once", cfg.name);
     }
 }

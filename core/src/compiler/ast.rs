@@ -189,7 +189,12 @@ pub enum Stmt {
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     /// `switch (e) { … }`: the body's statements, with `case` and `default` labels among them.
     Switch(Expr, Vec<Stmt>),
     /// `case k:` (the constant expression) or `default:` (`None`).

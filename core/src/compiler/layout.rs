@@ -144,14 +144,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
 }
 
 fn symbol(name: &str, slot: usize, len: usize, array: bool, scope: &str, hidden: bool) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        slot,
-        len,
-        is_array: array && !hidden,
-        scope: scope.to_string(),
-        hidden,
-    }
+    Symbol { name: name.to_string(), slot, len, is_array: array && !hidden, scope: scope.to_string(), hidden }
 }
 
 fn budget_error(cfg: Config, instrs: usize, slots: usize, globals: usize, pool: usize, stack: usize) -> Diagnostic {

@@ -607,11 +607,7 @@ impl Parser<'_> {
                 };
                 terms.push((Some(op), rhs));
             }
-            lhs = if assoc && terms.len() > BALANCED_FROM {
-                self.balanced(terms).1
-            } else {
-                self.left_fold(terms)
-            };
+            lhs = if assoc && terms.len() > BALANCED_FROM { self.balanced(terms).1 } else { self.left_fold(terms) };
         }
         self.depth = outer;
         Ok(lhs)

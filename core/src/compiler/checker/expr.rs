@@ -73,7 +73,8 @@ impl Checker<'_> {
                 self.int_operand(i, "an index");
                 let Some(elem) = bt.pointee().cloned() else {
                     let msg = format!("{} is not an array or a pointer", self.what(b));
-                    self.sink.push(Diagnostic::error(b.span, msg).with_note(format!("its type is `{}`", bt.describe())));
+                    self.sink
+                        .push(Diagnostic::error(b.span, msg).with_note(format!("its type is `{}`", bt.describe())));
                     return Ty::Int;
                 };
                 if let Ty::Array(_, len) = self.types.get(&b.id).cloned().unwrap_or(Ty::Int) {

@@ -43,10 +43,10 @@ impl Checker<'_> {
             (Ty::Array(t, n), Init::Scalar(Expr { kind: ExprKind::Str(bytes), span, .. })) if **t == Ty::Int => {
                 if bytes.len() > *n {
                     let msg = format!("the string has {} characters but `{}` holds {n}", bytes.len(), d.name);
-                    self.sink.push(Diagnostic::error(*span, msg).with_hint(format!(
-                        "leave the size out (`{}[]`) to fit the string and its '\\0'",
-                        d.name
-                    )));
+                    self.sink.push(
+                        Diagnostic::error(*span, msg)
+                            .with_hint(format!("leave the size out (`{}[]`) to fit the string and its '\\0'", d.name)),
+                    );
                 }
                 out.extend(bytes.iter().take(*n).map(|&b| Word::Value(b as i64)));
             }
@@ -64,7 +64,8 @@ impl Checker<'_> {
                 } else {
                     // Braces left out: the values fill the elements in memory order.
                     if items.len() > ty.words() {
-                        let msg = format!("{} initializers for `{}`, which has {} words", items.len(), d.name, ty.words());
+                        let msg =
+                            format!("{} initializers for `{}`, which has {} words", items.len(), d.name, ty.words());
                         self.err(*span, msg);
                     }
                     for item in items.iter().take(ty.words()) {

@@ -7,7 +7,7 @@ use crate::isa::Opcode;
 
 impl Gen<'_> {
     /// `dst ← callee(args)`. With `guard`, `dst` is a variable that must keep its value
-    /// when the call faults (see [`Gen::into_var`]).
+    /// when the call faults (see [`Gen::set_var`]).
     pub(super) fn call_into(&mut self, dst: Mem, callee: Callee, args: &[Expr], e: &Expr, guard: bool) {
         match callee {
             Callee::User(f) => {

@@ -112,7 +112,7 @@ impl Gen<'_> {
     /// in a call) the value is built in a temporary and moved. A load through a computed index
     /// writes only when it succeeds, and a call writes only at its `return`, which is guarded
     /// the same way.
-    pub(super) fn into_var(&mut self, dst: Mem, e: &Expr) {
+    pub(super) fn set_var(&mut self, dst: Mem, e: &Expr) {
         if self.constant(e).is_some() || self.r.ty(e).is_array() {
             return self.into(dst, e);
         }
@@ -128,9 +128,7 @@ impl Gen<'_> {
             ExprKind::Call(_, args) if matches!(self.r.callee(e), Callee::User(_)) => {
                 self.call_into(dst, self.r.callee(e), args, e, true)
             }
-            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => {
-                self.into(dst, e)
-            }
+            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
             _ if !self.may_fault(e) => self.into(dst, e),
             _ => {
                 let m = self.mark();
@@ -242,16 +240,13 @@ impl Gen<'_> {
                     self.apply(m, op, r, rhs);
                 }
                 None => match self.root_var(lhs) {
-                    Some(id) if !self.touches(rhs, id) => self.into_var(m, rhs),
+                    Some(id) if !self.touches(rhs, id) => self.set_var(m, rhs),
                     Some(id) => match &rhs.kind {
                         // `x = x op b` in place: `b` is read before `x` is written, and `apply`
                         // checks a divisor before it writes. `&&`, `||` and comparisons are no
                         // `apply` operators: they take the general path below.
                         ExprKind::Binary(op, a, b)
-                            if op.is_arith()
-                                && self.is_var(a, m)
-                                && !self.touches(b, id)
-                                && !self.r.ty(a).is_ptr() =>
+                            if op.is_arith() && self.is_var(a, m) && !self.touches(b, id) && !self.r.ty(a).is_ptr() =>
                         {
                             let r = self.value(b);
                             self.apply(m, *op, r, rhs);
@@ -260,9 +255,7 @@ impl Gen<'_> {
                     },
                     // `*p` at a fixed address: a right side that reads one word moves at once;
                     // any other may read the target through another name, so it is built apart.
-                    None if self.static_value(rhs).is_some() || self.direct_place(rhs).is_some() => {
-                        self.into(m, rhs)
-                    }
+                    None if self.static_value(rhs).is_some() || self.direct_place(rhs).is_some() => self.into(m, rhs),
                     None => self.through_temp(m, rhs),
                 },
             }

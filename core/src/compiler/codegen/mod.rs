@@ -97,7 +97,7 @@ pub struct Ret {
     slot: Option<Mem>,
     exit: Label,
     /// The slot is a variable of the caller: the returned expression must not write it before
-    /// it can no longer fault (see [`Gen::into_var`]).
+    /// it can no longer fault (see [`Gen::set_var`]).
     guard: bool,
 }
 
@@ -341,7 +341,7 @@ impl Gen<'_> {
                 let ret = *self.rets.last().expect("invariant: a return is inside a function");
                 let m = self.mark();
                 match (e, ret.slot) {
-                    (Some(e), Some(slot)) if ret.guard => self.into_var(slot, e),
+                    (Some(e), Some(slot)) if ret.guard => self.set_var(slot, e),
                     (Some(e), Some(slot)) => self.into(slot, e),
                     (Some(e), None) => self.effect(e),
                     _ => {}

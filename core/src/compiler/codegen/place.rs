@@ -133,7 +133,13 @@ impl Gen<'_> {
     /// `int` side is scaled, and a difference of pointers is divided by the stride.
     pub(super) fn pointer_arith(&mut self, dst: Mem, op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> bool {
         let (pa, pb) = (self.r.ty(a).decayed().is_ptr(), self.r.ty(b).decayed().is_ptr());
-        let w = if pa { self.stride(a) } else if pb { self.stride(b) } else { 1 };
+        let w = if pa {
+            self.stride(a)
+        } else if pb {
+            self.stride(b)
+        } else {
+            1
+        };
         if w == 1 || !(pa || pb) {
             return false;
         }

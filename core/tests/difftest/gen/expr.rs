@@ -19,7 +19,7 @@ impl Gen {
 
     /// `t = …` or `t op= …` for an already claimed target.
     pub(super) fn assignment(&mut self, cx: &mut Cx, t: Expr, compound: bool, depth: u32) -> Expr {
-        let (op, mut rhs) = if compound {
+        let (op, rhs) = if compound {
             let op = self.rng.pick(&BinOp::COMPOUND);
             let rhs = match op {
                 BinOp::Div | BinOp::Rem => self.divisor(cx, depth),
@@ -144,7 +144,7 @@ impl Gen {
         }
     }
 
-    pub(super) fn unary(&mut self, mut x: Expr) -> Expr {
+    pub(super) fn unary(&mut self, x: Expr) -> Expr {
         let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
         Expr::Unary(op, Box::new(x))
     }
