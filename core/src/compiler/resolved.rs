@@ -15,13 +15,16 @@ pub enum Ty {
     Int,
     Ptr(Box<Ty>),
     Array(Box<Ty>, usize),
+    /// The type of an expression already reported as wrong (an undefined name): accepted
+    /// everywhere, so one mistake gives one message. Never reaches code generation.
+    Error,
 }
 
 impl Ty {
     /// Memory words an object of this type occupies.
     pub fn words(&self) -> usize {
         match self {
-            Ty::Int | Ty::Ptr(_) => 1,
+            Ty::Int | Ty::Ptr(_) | Ty::Error => 1,
             Ty::Array(t, n) => n * t.words(),
         }
     }
@@ -38,7 +41,7 @@ impl Ty {
     pub fn pointee(&self) -> Option<&Ty> {
         match self {
             Ty::Ptr(t) | Ty::Array(t, _) => Some(t),
-            Ty::Int => None,
+            Ty::Int | Ty::Error => None,
         }
     }
 
@@ -53,7 +56,7 @@ impl Ty {
     /// C's spelling, for messages: `int`, `int *`, `int[4]`, `int (*)[4]`.
     pub fn describe(&self) -> String {
         match self {
-            Ty::Int => "int".into(),
+            Ty::Int | Ty::Error => "int".into(),
             Ty::Ptr(t) if t.is_array() => format!("int (*){}", t.dims()),
             Ty::Ptr(t) => format!("{} *", t.describe()),
             Ty::Array(..) => format!("{}{}", self.element_base().describe(), self.dims()),

@@ -57,7 +57,7 @@ impl Checker<'_> {
                 Ty::Array(Box::new(Ty::Int), bytes.len() + 1)
             }
             ExprKind::Var(name) => {
-                let Some(id) = self.lookup(name, span) else { return Ty::Int };
+                let Some(id) = self.lookup(name, span) else { return Ty::Error };
                 self.names.insert(e.id, id);
                 if self.vars[id].global_slot.is_some() && !self.func_name.is_empty() {
                     self.globals[self.current].insert(id);
@@ -72,6 +72,9 @@ impl Checker<'_> {
                 }
                 self.int_operand(i, "an index");
                 let Some(elem) = bt.pointee().cloned() else {
+                    if bt == Ty::Error {
+                        return Ty::Error;
+                    }
                     let msg = format!("{} is not an array or a pointer", self.what(b));
                     self.sink
                         .push(Diagnostic::error(b.span, msg).with_note(format!("its type is `{}`", bt.describe())));
@@ -88,7 +91,7 @@ impl Checker<'_> {
             ExprKind::Call(name, args) => self.call(e, name, args, value),
             ExprKind::Unary(op, x) => {
                 let t = self.rvalue(x);
-                if *op != UnOp::Not && t != Ty::Int {
+                if *op != UnOp::Not && t.is_ptr() {
                     self.err(x.span, format!("this operator needs an `int`, not `{}`", t.describe()));
                 }
                 Ty::Int
@@ -100,12 +103,12 @@ impl Checker<'_> {
                 match op {
                     None => self.assignable(&lt, &rt, rhs, "this value"),
                     Some(BinOp::Add | BinOp::Sub) if lt.is_ptr() => {
-                        if rt != Ty::Int {
+                        if rt.is_ptr() {
                             self.err(rhs.span, "a pointer moves by an `int`");
                         }
                     }
                     Some(op) => {
-                        if lt != Ty::Int || rt != Ty::Int {
+                        if lt.is_ptr() || rt.is_ptr() {
                             self.err(span, format!("`{}=` needs `int`s", symbol(*op)));
                         }
                         self.zero_divisor(*op, rhs);
@@ -117,7 +120,7 @@ impl Checker<'_> {
             ExprKind::Cond(c, a, b) => {
                 self.condition(c);
                 let (ta, tb) = (self.expr(a, value).decayed(), self.expr(b, value).decayed());
-                if ta != tb && value {
+                if ta != tb && value && ta != Ty::Error && tb != Ty::Error {
                     let msg = format!("the two branches differ: `{}` and `{}`", ta.describe(), tb.describe());
                     self.err(span, msg);
                 }
@@ -142,6 +145,7 @@ impl Checker<'_> {
                 let t = self.rvalue(x);
                 match t.pointee() {
                     Some(p) => p.clone(),
+                    None if t == Ty::Error => Ty::Error,
                     None => {
                         let msg = format!("only a pointer can be dereferenced, not `{}`", t.describe());
                         self.err(x.span, msg);
@@ -162,7 +166,7 @@ impl Checker<'_> {
 
     fn int_operand(&mut self, e: &Expr, what: &str) {
         let t = self.rvalue(e);
-        if t != Ty::Int {
+        if t.is_ptr() {
             self.err(e.span, format!("{what} must be an `int`, not `{}`", t.describe()));
         }
     }
@@ -182,6 +186,7 @@ impl Checker<'_> {
         let null = |e: &Expr, cfg| fold::eval(cfg, e) == Some(0);
         let span = crate::compiler::parser::join(a.span, b.span);
         match (op, ta.is_ptr(), tb.is_ptr()) {
+            _ if ta == Ty::Error || tb == Ty::Error => Ty::Error,
             (_, false, false) => Ty::Int,
             (BinOp::LogAnd | BinOp::LogOr, ..) => Ty::Int,
             (BinOp::Add, true, false) | (BinOp::Sub, true, false) if tb == Ty::Int => ta,
@@ -220,7 +225,7 @@ impl Checker<'_> {
     pub(super) fn assignable(&mut self, to: &Ty, from: &Ty, e: &Expr, what: &str) {
         let from = from.decayed();
         let ok = match (to, &from) {
-            (Ty::Int, Ty::Int) => true,
+            (Ty::Error, _) | (_, Ty::Error) | (Ty::Int, Ty::Int) => true,
             (Ty::Ptr(_), Ty::Int) => fold::eval(&self.cfg, e) == Some(0),
             (Ty::Ptr(a), Ty::Ptr(b)) => a == b,
             _ => false,
@@ -259,7 +264,7 @@ impl Checker<'_> {
                     .with_hint("use fixed-size arrays, and write small helpers such as `strlen` yourself");
             }
             self.sink.push(d);
-            return Ty::Int;
+            return Ty::Error;
         };
         if args.len() != params.len() {
             let msg = format!("`{name}` takes {} argument(s) but {} were given", params.len(), args.len());

@@ -412,7 +412,7 @@ impl Checker<'_> {
     /// constants, each once.
     fn switch(&mut self, e: &Expr, body: &[Stmt]) {
         let t = self.expr(e, true);
-        if t != Ty::Int {
+        if t.is_ptr() {
             self.err(e.span, format!("`switch` needs an `int`, not `{}`", t.describe()));
         }
         self.switches.push(SwitchScope::default());
