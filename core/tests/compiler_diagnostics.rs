@@ -59,14 +59,17 @@ fn recursion_limits_are_located() {
               = hint: make the variable global, or pass its value
         "#]],
     );
-    check("int main() {\n    return main();\n}\n", expect![[r#"
+    check(
+        "int main() {\n    return main();\n}\n",
+        expect![[r#"
         error: `main` cannot be called
          --> prog.c:2:12
           |
         2 |     return main();
           |            ^^^^^^
           = note: `main` runs once, when the program starts; it is not recursive
-    "#]]);
+    "#]],
+    );
 }
 
 /// A diagnostic on a very long line shows a window around the caret, not the whole line.

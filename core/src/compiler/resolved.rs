@@ -104,6 +104,8 @@ pub struct CallGraph {
     pub callees: Vec<Vec<(usize, Span)>>,
     /// Functions on a cycle of calls (direct or mutual recursion): compiled once, out of line.
     pub recursive: Vec<bool>,
+    /// Functions that are recursive or call one, directly or not.
+    pub reaches_recursion: Vec<bool>,
     /// The globals each function reads or writes, directly or through its calls.
     pub globals_used: Vec<HashSet<VarId>>,
     /// Functions that read or write through a pointer, directly or through their calls.
@@ -125,7 +127,8 @@ impl CallGraph {
             seen
         };
         let reachable: Vec<HashSet<usize>> = (0..n).map(reach).collect();
-        let recursive = (0..n).map(|f| reachable[f].contains(&f)).collect();
+        let recursive: Vec<bool> = (0..n).map(|f| reachable[f].contains(&f)).collect();
+        let reaches_recursion = (0..n).map(|f| recursive[f] || reachable[f].iter().any(|&g| recursive[g])).collect();
         let globals_used = (0..n)
             .map(|f| {
                 let mut all = direct_globals[f].clone();
@@ -134,7 +137,7 @@ impl CallGraph {
             })
             .collect();
         let through_pointers = (0..n).map(|f| derefs[f] || reachable[f].iter().any(|&g| derefs[g])).collect();
-        CallGraph { callees, recursive, globals_used, through_pointers }
+        CallGraph { callees, recursive, reaches_recursion, globals_used, through_pointers }
     }
 }
 

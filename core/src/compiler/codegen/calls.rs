@@ -55,6 +55,7 @@ impl Gen<'_> {
         let m = self.mark();
         let saved_loc = self.loc;
         let mut bound = Vec::new();
+        let lend = std::mem::replace(&mut self.lend_addresses, !self.r.calls.reaches_recursion[f]);
         for (p, a) in func.params.iter().zip(args) {
             let id = self.r.decl(p);
             // A constant argument (a number, or a fixed address such as `&x` or an array) to a
@@ -64,7 +65,7 @@ impl Gen<'_> {
             if !self.body_assigns(&func.body, id) && !self.r.exposed.contains(&id) {
                 match self.static_value(a) {
                     Some(k @ (Mem::Const(_) | Mem::GlobalAddr(_) | Mem::StackAddr(_))) => {
-                        self.check_address(k);
+                        self.check_escape(a);
                         bound.push((id, k));
                         continue;
                     }
@@ -99,6 +100,7 @@ impl Gen<'_> {
         self.loops = loops;
         self.place(exit);
         self.loc = saved_loc;
+        self.lend_addresses = lend;
         self.release(m);
     }
 

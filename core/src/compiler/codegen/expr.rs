@@ -9,7 +9,7 @@ impl Gen<'_> {
     /// A memory operand holding the value of `e` (a variable's own slot when possible).
     pub fn value(&mut self, e: &Expr) -> Mem {
         if let Some(v) = self.static_value(e) {
-            self.check_address(v);
+            self.check_escape(e);
             return v;
         }
         if !self.r.ty(e).is_array() {

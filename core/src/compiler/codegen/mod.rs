@@ -126,6 +126,10 @@ pub struct Gen<'a> {
     consumable: Vec<Mem>,
     /// Recursive functions: their entry labels and return sites (see `outline`).
     outline: outline::Outlined,
+    /// Set while an inlined call that reaches no recursive function is generated (its
+    /// arguments and body): the address of a recursive function's local may be lent to it,
+    /// since no call saves and restores that local while the callee holds the address.
+    lend_addresses: bool,
     errors: Vec<Diagnostic>,
 }
 
@@ -148,6 +152,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         ranges: HashMap::new(),
         consumable: Vec::new(),
         outline: outline::Outlined::default(),
+        lend_addresses: false,
         errors: Vec::new(),
     };
     let end = g.label();

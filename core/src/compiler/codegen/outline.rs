@@ -44,11 +44,12 @@ impl Gen<'_> {
     pub(super) fn call_outlined(&mut self, f: usize, args: &[Expr], ret: Option<Mem>) {
         let (entry, _) = self.outlined_labels(f);
         let m = self.mark();
+        let lend = std::mem::replace(&mut self.lend_addresses, false);
         let mut vals = Vec::new();
         for a in args {
             let v = match self.static_value(a) {
                 Some(v @ (Mem::Const(_) | Mem::GlobalAddr(_) | Mem::StackAddr(_) | Mem::Global(_))) => {
-                    self.check_address(v);
+                    self.check_escape(a);
                     v
                 }
                 _ => {
@@ -59,6 +60,7 @@ impl Gen<'_> {
             };
             vals.push(v);
         }
+        self.lend_addresses = lend;
         // The caller's own out-of-line slots (none from `main`'s code) are saved.
         let saved: Vec<Mem> = self.outline.region.map_or(Vec::new(), |r| (r..m).map(Mem::Stack).collect());
         let words = self.konst(saved.len() as i64 + 1);

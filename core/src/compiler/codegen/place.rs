@@ -98,13 +98,12 @@ impl Gen<'_> {
 
     /// The operand holding the slot index of a direct place.
     pub(super) fn address_of(&mut self, m: Mem) -> Mem {
-        let a = address(m).expect("invariant: a direct place is a variable's slot");
-        self.check_address(a);
-        a
+        address(m).expect("invariant: a direct place is a variable's slot")
     }
 
     /// `dst ← the address of e` (`&x`, `&a[i]`, an array or string decaying).
     pub(super) fn address_into(&mut self, dst: Mem, e: &Expr) {
+        self.check_place_escape(e);
         match self.place_in(e, Some(dst)) {
             Place::Direct(m) => {
                 let a = self.address_of(m);
@@ -114,10 +113,33 @@ impl Gen<'_> {
         }
     }
 
+    /// Checks a value that may be an address taken by the program (`&x`, an array decaying).
+    pub(super) fn check_escape(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::AddrOf(x) => self.check_place_escape(x),
+            _ if self.r.ty(e).is_array() => self.check_place_escape(e),
+            _ => {}
+        }
+    }
+
     /// A local of a recursive function is saved and restored around its calls, so its
-    /// address would not stay with its activation: taking it is an error.
-    pub(super) fn check_address(&mut self, a: Mem) {
-        let local = matches!(a, Mem::StackAddr(d) if self.outline.region.is_some_and(|r| d >= r));
+    /// address would not stay with its activation: taking it is an error. (Indexing its
+    /// arrays is fine: the slot index is used at once, and a call in between restores the
+    /// slots where they were.)
+    fn check_place_escape(&mut self, place: &Expr) {
+        let root = |g: &Self, mut e: &Expr| loop {
+            match &e.kind {
+                ExprKind::Var(_) => return Some(g.r.var(e)),
+                ExprKind::Index(b, _) if g.r.ty(b).is_array() => e = b,
+                _ => return None,
+            }
+        };
+        let region = self.outline.region;
+        let local = !self.lend_addresses
+            && root(self, place).is_some_and(|id| {
+                self.r.vars[id].global_slot.is_none()
+                    && matches!(self.env.get(&id), Some(Mem::Stack(d)) if region.is_some_and(|r| *d >= r))
+            });
         if local {
             let span = self.loc.map_or(Span::new(1, 1, 2), |l| Span::new(l.line, l.col, l.end_col));
             let d = Diagnostic::error(span, "the address of a local of a recursive function cannot be taken")
