@@ -47,10 +47,10 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         if let Item::Ins { a, b, c, .. } = it {
             for o in [a, b, c] {
                 match o {
-                    Opd::M(m @ (Mem::Const(_) | Mem::StackAddr(_) | Mem::GlobalAddr(_))) => {
-                        if !pool.contains(&pooled(*m)) {
-                            pool.push(pooled(*m));
-                        }
+                    Opd::M(m @ (Mem::Const(_) | Mem::StackAddr(_) | Mem::GlobalAddr(_)))
+                        if !pool.contains(&pooled(*m)) =>
+                    {
+                        pool.push(pooled(*m))
                     }
                     Opd::M(Mem::Reg(_)) => recursion = true,
                     _ => {}
