@@ -85,16 +85,36 @@ fn here() -> (String, String) {
     (root, page)
 }
 
-/// Copies `text`; says "Copied ✓" (or how to copy by hand) in `said`.
+/// Copies `text`; says "Copied ✓" (or how to copy by hand) in `said`. The
+/// old `execCommand("copy")` first, while the click's user activation holds
+/// (it works where the asynchronous clipboard is denied, as in some embeds),
+/// then the clipboard API.
 fn copy(text: String, said: RwSignal<Option<&'static str>>) {
     let done = move |ok: bool| {
         said.set(Some(if ok { "Copied ✓" } else { "Select the text and press Ctrl+C (⌘C) to copy" }));
         set_timeout(move || said.set(None), std::time::Duration::from_secs(3));
     };
+    if copy_by_selection(&text) {
+        return done(true);
+    }
     let promise = window().navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
     });
+}
+
+/// Copies through a hidden textarea's selection; whether the browser did.
+fn copy_by_selection(text: &str) -> bool {
+    let doc = document();
+    let (Some(body), Ok(area)) = (doc.body(), doc.create_element("textarea")) else { return false };
+    let Ok(area) = area.dyn_into::<web_sys::HtmlTextAreaElement>() else { return false };
+    area.set_value(text);
+    let _ = area.set_attribute("style", "position:fixed;top:0;left:0;opacity:0");
+    let _ = body.append_child(&area);
+    area.select();
+    let ok = doc.dyn_ref::<web_sys::HtmlDocument>().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false);
+    area.remove();
+    ok
 }
 
 #[component]
