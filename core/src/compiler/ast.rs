@@ -32,6 +32,12 @@ impl BinOp {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
 
+    /// The operators [`Gen::apply`](super::codegen) computes in place (`dst op= r`): all but
+    /// comparisons and `&&`/`||`, which are lowered through jumps.
+    pub fn is_arith(self) -> bool {
+        !self.is_compare() && !matches!(self, BinOp::LogAnd | BinOp::LogOr)
+    }
+
     pub fn commutes(self) -> bool {
         matches!(self, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor)
     }

@@ -145,10 +145,14 @@ fn is_jump_to(it: &Item) -> Option<Label> {
 /// Removes jumps to the next instruction and code after an unconditional
 /// jump, and threads jumps that land on another `JMP`.
 fn peephole(mut items: Vec<Item>, keep: &[Label]) -> Vec<Item> {
+    // A label whose jump was removed because the code falls into it is still reached: it
+    // stays, so a trap's HALT reached that way (an `assert` that always fails, placed
+    // right before its trap) is still known as the trap.
+    let mut keep: std::collections::HashSet<Label> = keep.iter().copied().collect();
     loop {
         let before = items.len();
         // Labels nobody jumps to no longer protect the code after them (e.g. unused traps).
-        let mut used: std::collections::HashSet<Label> = keep.iter().copied().collect();
+        let mut used = keep.clone();
         for it in &items {
             if let Item::Ins { a, c, .. } = it {
                 for o in [a, c] {
@@ -200,6 +204,7 @@ fn peephole(mut items: Vec<Item>, keep: &[Label]) -> Vec<Item> {
                             .take_while(|x| matches!(x, Item::Label(_)))
                             .any(|x| matches!(x, Item::Label(m) if *m == l));
                         if falls {
+                            keep.insert(l);
                             continue;
                         }
                     }

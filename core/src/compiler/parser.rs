@@ -585,12 +585,14 @@ impl Parser<'_> {
         };
         let Some(op) = op else { return self.postfix() };
         self.next();
-        // `-128` is one literal, so the most negative word can be written.
-        if let (UnOp::Neg, Tok::Num(v, hex)) = (op, self.peek().clone()) {
+        // `-128` is one literal, so the most negative word can be written. A hex, octal or
+        // character literal spells an N-bit pattern whatever its sign (`0xFF` is −1), so a
+        // minus before one negates that pattern's value: `-0xFF` is 1.
+        if let (UnOp::Neg, Tok::Num(v, false)) = (op, self.peek().clone()) {
             if !matches!(self.peek_at(1), Tok::Punct("[" | "(" | "++" | "--")) {
                 let t = self.next();
                 let span = join(span, t.span);
-                let v = self.literal(v, hex, true, span)?;
+                let v = self.literal(v, false, true, span)?;
                 return Ok(Expr { kind: ExprKind::Num(-v), span });
             }
         }
@@ -678,7 +680,7 @@ impl Parser<'_> {
     fn literal(&mut self, v: i64, any_pattern: bool, negated: bool, span: Span) -> PResult<i64> {
         let bits = self.word_bits;
         let max = (1i64 << (bits - 1)) - 1;
-        if any_pattern && !negated && v < 1i64 << bits {
+        if any_pattern && v < 1i64 << bits {
             return Ok(if v > max { v - (1i64 << bits) } else { v });
         }
         let limit = if negated { max + 1 } else { max };

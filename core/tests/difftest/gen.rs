@@ -7,7 +7,6 @@
 
 mod expr;
 
-use super::known;
 use super::program::*;
 use super::rng::Rng;
 use super::scope::*;
@@ -408,9 +407,6 @@ impl Gen {
             let k = Expr::Num(self.value(), Lit::Dec);
             Expr::Binary(BinOp::Ne, Box::new(e), Box::new(k))
         };
-        if self.avoid_known && known::constant_assert(&c) {
-            return Stmt::Frame;
-        }
         Stmt::Assert(c)
     }
 
@@ -545,9 +541,6 @@ impl Gen {
         let Some((name, len)) = self.pick_target(&cx, kind) else {
             return Stmt::Expr(self.expr(&mut cx, 2));
         };
-        if self.avoid_known && known::FAULT_CLOBBERS_TARGET && !compound && self.is_global(&name) {
-            cx.mode = Mode::Effects;
-        }
         let t = self.claim_target(&mut cx, name, len, kind);
         Stmt::Expr(self.assignment(&mut cx, t, compound, 3))
     }

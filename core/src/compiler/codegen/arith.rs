@@ -53,10 +53,7 @@ impl Gen<'_> {
                 self.jump(Opcode::Jmp, None, top);
                 self.place(done);
             }
-            _ => {
-                // Comparisons and logic are lowered through `cond`; reaching here means a caller bug.
-                debug_assert!(false, "apply({op:?}) is not an arithmetic operator");
-            }
+            _ => unreachable!("invariant: apply({op:?}) takes only arithmetic operators (BinOp::is_arith)"),
         }
         self.release(m);
     }

@@ -1,11 +1,13 @@
 //! Calls: user functions are inlined into fresh stack frames; builtins expand in place.
 
-use super::{assigns, Gen, Mem};
+use super::{assigns, Gen, Mem, Ret};
 use crate::compiler::ast::*;
 use crate::isa::Opcode;
 
 impl Gen<'_> {
-    pub(super) fn call_into(&mut self, dst: Mem, callee: Callee, args: &[Expr], e: &Expr) {
+    /// `dst ← callee(args)`. With `guard`, `dst` is a variable that must keep its value
+    /// when the call faults (see [`Gen::set_var`]).
+    pub(super) fn call_into(&mut self, dst: Mem, callee: Callee, args: &[Expr], e: &Expr, guard: bool) {
         match callee {
             Callee::User(f) => {
                 // The callee writes its result straight into `dst` unless it could see `dst`
@@ -15,11 +17,11 @@ impl Gen<'_> {
                     _ => false,
                 };
                 if !visible {
-                    self.inline(f, args, Some(dst));
+                    self.inline(f, args, Some(dst), guard);
                 } else {
                     let m = self.mark();
                     let t = self.temp();
-                    self.inline(f, args, Some(t));
+                    self.inline(f, args, Some(t), false);
                     self.op2(Opcode::Mov, dst, t);
                     self.release(m);
                 }
@@ -29,7 +31,7 @@ impl Gen<'_> {
     }
 
     /// Inlines a call: arguments into fresh parameter slots, then the body.
-    pub(super) fn inline(&mut self, f: usize, args: &[Expr], ret: Option<Mem>) {
+    pub(super) fn inline(&mut self, f: usize, args: &[Expr], ret: Option<Mem>, guard: bool) {
         if self.items.len() > self.limit {
             return;
         }
@@ -70,7 +72,7 @@ impl Gen<'_> {
         }
         let exit = self.label();
         let loops = std::mem::take(&mut self.loops);
-        self.rets.push((ret, exit));
+        self.rets.push(Ret { slot: ret, exit, guard });
         for s in &func.body {
             self.stmt(s);
         }

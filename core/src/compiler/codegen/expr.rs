@@ -98,7 +98,7 @@ impl Gen<'_> {
                 self.op2(Opcode::Mov, dst, v);
                 self.release(m);
             }
-            ExprKind::Call(_, args, callee) => self.call_into(dst, callee.expect("checked"), args, e),
+            ExprKind::Call(_, args, callee) => self.call_into(dst, callee.expect("checked"), args, e, false),
             ExprKind::Cond(c, a, b) => {
                 let (els, end) = (self.label(), self.label());
                 self.cond(c, false, els);
@@ -108,6 +108,55 @@ impl Gen<'_> {
                 self.into(dst, b);
                 self.place(end);
             }
+        }
+    }
+
+    /// Computes `e` into the slot of a variable `e` does not touch, as an assignment: C
+    /// performs no assignment whose right side faults, so when evaluating `e` in place could
+    /// write `dst` before a fault (a division by zero, an index outside memory, a failed assert
+    /// in a call) the value is built in a temporary and moved. A load through a computed index
+    /// writes only when it succeeds, and a call writes only at its `return`, which is guarded
+    /// the same way.
+    pub(super) fn set_var(&mut self, dst: Mem, e: &Expr) {
+        if self.constant(e).is_some() {
+            return self.into(dst, e);
+        }
+        match &e.kind {
+            ExprKind::Index(_, Some(id), idx) if self.const_index(*id, idx).is_none() => {
+                let m = self.mark();
+                let p = self.temp();
+                self.pointer(p, *id, idx);
+                self.op2(Opcode::Load, dst, p);
+                self.release(m);
+            }
+            ExprKind::Call(_, args, Some(c @ Callee::User(_))) => self.call_into(dst, *c, args, e, true),
+            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
+            _ if !self.may_fault(e) => self.into(dst, e),
+            _ => {
+                let m = self.mark();
+                let t = self.temp();
+                self.into(t, e);
+                self.op2(Opcode::Mov, dst, t);
+                self.release(m);
+            }
+        }
+    }
+
+    /// Whether evaluating `e` can stop the machine with a fault: a division by anything but a
+    /// nonzero constant, an index computed at run time, or a call.
+    fn may_fault(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Num(_) | ExprKind::Var(..) => false,
+            ExprKind::Index(_, id, idx) => {
+                id.is_none_or(|id| self.const_index(id, idx).is_none()) || self.may_fault(idx)
+            }
+            ExprKind::Call(..) => true,
+            ExprKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
+                self.constant(b).is_none_or(|k| k == 0) || self.may_fault(a) || self.may_fault(b)
+            }
+            ExprKind::Unary(_, x) | ExprKind::IncDec { target: x, .. } => self.may_fault(x),
+            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => self.may_fault(a) || self.may_fault(b),
+            ExprKind::Cond(c, a, b) => self.may_fault(c) || self.may_fault(a) || self.may_fault(b),
         }
     }
 
@@ -143,7 +192,7 @@ impl Gen<'_> {
             }
             ExprKind::Call(_, args, Some(Callee::User(f))) => {
                 let ret = self.ck.unit.funcs[*f].returns_int.then(|| self.temp());
-                self.inline(*f, args, ret);
+                self.inline(*f, args, ret, false);
             }
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 let end = self.label();
@@ -183,10 +232,13 @@ impl Gen<'_> {
                     let r = self.value(rhs);
                     self.apply(m, op, r, rhs);
                 }
-                None if !self.touches(rhs, id) => self.into(m, rhs),
+                None if !self.touches(rhs, id) => self.set_var(m, rhs),
                 None => match &rhs.kind {
+                    // `x = x op b` in place: `b` is read before `x` is written, and `apply`
+                    // checks a divisor before it writes. `&&`, `||` and comparisons are no
+                    // `apply` operators: they take the general path below.
                     ExprKind::Binary(op, a, b)
-                        if !op.is_compare() && self.is_var(a, m) && idx.is_none() && !self.touches(b, id) =>
+                        if op.is_arith() && self.is_var(a, m) && idx.is_none() && !self.touches(b, id) =>
                     {
                         let r = self.value(b);
                         self.apply(m, *op, r, rhs);

@@ -58,6 +58,17 @@ pub struct Lowered {
     pub locals: Vec<(VarId, usize)>,
 }
 
+/// Where an inlined function's `return` delivers its value.
+#[derive(Clone, Copy)]
+pub struct Ret {
+    /// The caller's destination (`None` when the result is unused or the function is `void`).
+    slot: Option<Mem>,
+    exit: Label,
+    /// The slot is a variable of the caller: the returned expression must not write it before
+    /// it can no longer fault (see [`Gen::set_var`]).
+    guard: bool,
+}
+
 pub struct Gen<'a> {
     cfg: Config,
     ck: &'a Checked,
@@ -67,7 +78,7 @@ pub struct Gen<'a> {
     max_depth: usize,
     env: HashMap<VarId, Mem>,
     /// Innermost function being inlined: where its result goes and its exit.
-    rets: Vec<(Option<Mem>, Label)>,
+    rets: Vec<Ret>,
     /// Innermost loops of the current function: (break, continue).
     loops: Vec<(Label, Label)>,
     traps: Vec<(Label, String, Option<SrcLoc>)>,
@@ -105,7 +116,7 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         uses: globals_used(ck),
     };
     let end = g.label();
-    g.rets.push((None, end));
+    g.rets.push(Ret { slot: None, exit: end, guard: false });
     for s in &ck.unit.funcs[ck.main].body {
         g.stmt(s);
     }
@@ -308,15 +319,16 @@ impl Gen<'_> {
             }
             Stmt::Return(e, span) => {
                 self.set_loc(*span);
-                let (slot, exit) = *self.rets.last().expect("inside a function");
+                let ret = *self.rets.last().expect("invariant: a return is inside a function");
                 let m = self.mark();
-                match (e, slot) {
+                match (e, ret.slot) {
+                    (Some(e), Some(slot)) if ret.guard => self.set_var(slot, e),
                     (Some(e), Some(slot)) => self.into(slot, e),
                     (Some(e), None) => self.effect(e),
                     _ => {}
                 }
                 self.release(m);
-                self.jump(Opcode::Jmp, None, exit);
+                self.jump(Opcode::Jmp, None, ret.exit);
             }
             Stmt::Block(b) => {
                 let m = self.mark();

@@ -3,7 +3,7 @@
 
 use super::super::program::*;
 use super::super::scope::*;
-use super::{known, root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
+use super::{root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
 
 impl Gen {
     pub(super) fn cx(&mut self) -> Cx {
@@ -19,7 +19,7 @@ impl Gen {
 
     /// `t = …` or `t op= …` for an already claimed target.
     pub(super) fn assignment(&mut self, cx: &mut Cx, t: Expr, compound: bool, depth: u32) -> Expr {
-        let (op, mut rhs) = if compound {
+        let (op, rhs) = if compound {
             let op = self.rng.pick(&BinOp::COMPOUND);
             let rhs = match op {
                 BinOp::Div | BinOp::Rem => self.divisor(cx, depth),
@@ -34,9 +34,6 @@ impl Gen {
         } else {
             (None, self.expr(cx, depth))
         };
-        if op.is_none() && self.avoid_known && known::logic_into_own_operand(&t, &rhs) {
-            rhs = Expr::Num(1, Lit::Dec);
-        }
         Expr::Assign(op, Box::new(t), Box::new(rhs))
     }
 
@@ -147,13 +144,8 @@ impl Gen {
         }
     }
 
-    pub(super) fn unary(&mut self, mut x: Expr) -> Expr {
+    pub(super) fn unary(&mut self, x: Expr) -> Expr {
         let op = self.rng.pick(&[UnOp::Neg, UnOp::Neg, UnOp::Not, UnOp::BitNot, UnOp::Plus]);
-        if self.avoid_known && known::negated_pattern_literal(op, &x, self.bits) {
-            if let Expr::Num(v, _) = x {
-                x = Expr::Num(v, Lit::Dec);
-            }
-        }
         Expr::Unary(op, Box::new(x))
     }
 
