@@ -32,11 +32,7 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         }
         .into_any(),
         Panel::Heatmap => view! { <heatmap::Heatmap client /> }.into_any(),
-        Panel::Attention => view! {
-            <h2>"Attention"</h2>
-            <attention::Attention client />
-        }
-        .into_any(),
+        Panel::Attention => view! { <attention::Attention client /> }.into_any(),
         Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),
         Panel::Console | Panel::Explain => ().into_any(),
@@ -115,8 +111,9 @@ fn WidgetView(
     watch_size(root, size);
     let fit = Memo::new(move |_| Options::fit(size.get().0, size.get().1));
     let n = panels.len();
-    // When not all fit: the first `fit - 1` by priority, and the tab chosen last.
-    let chosen = RwSignal::new(panels.get(fit.get_untracked().saturating_sub(1)).copied());
+    // When not all fit: the first `fit - 1` by priority, and the tab chosen last
+    // (until one is chosen, the next by priority).
+    let chosen = RwSignal::new(None);
     let order = StoredValue::new(panels.clone());
     let shown = move |p: Panel| {
         let k = fit.get();
