@@ -198,8 +198,8 @@ export const tests = [
   [
     "a read-only widget cannot be edited",
     async (page) => {
-      await page.open("index.html?embed&readonly&panels=editor,machine");
-      await page.expectText("status", "loaded");
+      await page.open("index.html?embed&readonly&panels=editor,machine&step=2&theme=dark");
+      await page.expectText("step-count", /^2$/);
       const before = await page.text("editor");
       const cm = (await page.count(`${tid("editor")} .cm-content`)) > 0;
       await page.click(cm ? `${tid("editor")} .cm-content` : `${tid("editor")} textarea`);
@@ -211,6 +211,17 @@ export const tests = [
       await page.click(tid("run"));
       await page.expectText("status", "halted");
       await page.shot("44-readonly");
+      // "Open in playground ↗" carries the program to the full page.
+      const href = await page.eval(() => {
+        const a = document.querySelector('[data-testid="open-playground"]');
+        a.addEventListener("click", (e) => e.preventDefault(), { once: true }); // no new tab
+        a.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+        return a.href;
+      });
+      assert.match(href, /\/index\.html#v2=[A-Za-z0-9_-]+$/);
+      await page.open(href.replace(page.base, ""));
+      await until("the same program in the full page", async () => (await page.text("editor")) === before);
+      await page.expectText("status", "halted");
     },
   ],
 ];
