@@ -24,6 +24,7 @@ const TYPES = {
   ".png": "image/png",
   // Needed for WebAssembly.instantiateStreaming.
   ".wasm": "application/wasm",
+  ".ts": "text/plain; charset=utf-8",
 };
 
 /** Encodings with a precompressed twin, best first: [token, file suffix]. */
@@ -74,6 +75,8 @@ export function serve(mounts, port = 0) {
       "content-type": TYPES[extname(file)] ?? "application/octet-stream",
       "cache-control": "no-cache",
       vary: "accept-encoding",
+      // loom-playground.js, the wasm and the styles are imported by other sites' pages.
+      "access-control-allow-origin": "*",
     };
     for (const [token, suffix] of ENCODINGS) {
       if (accepted.includes(token) && (await isFile(file + suffix))) {

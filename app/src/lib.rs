@@ -6,14 +6,35 @@
 
 pub mod demo;
 pub mod heatmap;
+pub mod link;
+pub mod options;
 pub mod session;
 pub mod storage;
 pub mod ui;
+pub mod wire;
 
-/// Mounts the page on `<body>`.
+/// Mounts the playground on `<body>`: the full page, or with `?embed` the
+/// widget (an iframe's). Only on the playground's own page (`<body
+/// data-loom-page>`): a host page that imports the module for its custom
+/// elements mounts widgets itself (`ui::api`).
 pub fn start() {
+    use leptos::prelude::{document, location_hash, window};
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(ui::App);
+    let Some(body) = document().body() else { return };
+    if !body.has_attribute("data-loom-page") {
+        return;
+    }
+    let location = window().location();
+    let options = options::Options::from_query(&location.search().unwrap_or_default());
+    if options.embed {
+        let fragment = location_hash().and_then(|h| link::decode(&h));
+        let playground =
+            format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+        // The widget is the page: it stays mounted for the page's life.
+        std::mem::forget(ui::mount_widget(body, options, fragment, playground, false));
+    } else {
+        ui::mount_page();
+    }
     mark_interactive();
 }
 

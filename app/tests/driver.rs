@@ -195,3 +195,22 @@ fn bad_commands_are_refused_and_change_nothing() {
     assert!(sim.driver.handle(Command::Demo { id: Some("tetris".into()) }, 0.0).is_err());
     assert_eq!(sim.driver.build().config, "small");
 }
+
+#[test]
+fn seek_opens_at_a_step_and_stops_at_the_end() {
+    let mut sim = Sim::new(FOREVER, "default");
+    sim.send(Command::Compile);
+    sim.send(Command::Step { by: StepBy::Instruction });
+    let events = sim.send(Command::Seek { step: 40 });
+    let v = events.last().and_then(Event::view).expect("a view");
+    assert_eq!((v.steps, v.status), (40, Status::Paused));
+    // Seeking again starts from the beginning, not from where it stands.
+    sim.send(Command::Seek { step: 3 });
+    assert_eq!(sim.steps(), 3);
+    let mut sim = Sim::new("int x; int main() { x = 7; return 0; }", "default");
+    sim.send(Command::Compile);
+    let events = sim.send(Command::Seek { step: 1_000_000 });
+    let v = events.last().and_then(Event::view).expect("a view");
+    assert_eq!(v.status, Status::Halted);
+    assert_eq!(v.vars.get("x").map(ToString::to_string).as_deref(), Some("7"));
+}

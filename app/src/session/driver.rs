@@ -240,6 +240,16 @@ impl Driver {
                 self.pause();
                 self.session.step_back();
             }
+            Command::Seek { step } => {
+                self.pause();
+                if self.session.is_stale() {
+                    self.compile();
+                } else {
+                    self.session.reset();
+                    self.prepare_demo();
+                }
+                self.session.seek(step);
+            }
             Command::Reset => {
                 self.pause();
                 if self.session.is_stale() {

@@ -360,6 +360,22 @@ impl Session {
         });
     }
 
+    /// From the initial state, runs `step` instructions (ignoring
+    /// breakpoints), the last one traced so its change is on display.
+    pub fn seek(&mut self, step: u64) {
+        if step == 0 || !self.ready() {
+            return;
+        }
+        self.layers = None;
+        self.note = None;
+        if step > 1 {
+            self.exec(step - 1, None);
+        }
+        if self.ready() {
+            self.traced_step(None);
+        }
+    }
+
     /// Goes back one instruction: restores the latest checkpoint before it and replays.
     pub fn step_back(&mut self) {
         if self.is_stale() || self.steps() == 0 {

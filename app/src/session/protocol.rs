@@ -59,6 +59,11 @@ pub enum Command {
     },
     /// One instruction back (restore a checkpoint and replay).
     Back,
+    /// Shows the current build after `step` instructions from its start (or
+    /// where it stopped before them): a shared link's or an embed's `step=N`.
+    Seek {
+        step: u64,
+    },
     /// Back to the initial state of the current build.
     Reset,
     /// Asks for the current [`View`] (answered with a `step` event).

@@ -9,8 +9,10 @@ use crate::session::Command;
 use crate::storage;
 use leptos::prelude::*;
 
+/// The picker (the full page only) and the demo's panel.
 #[component]
 pub fn Demos(client: Client) -> impl IntoView {
+    let super::Mount { persist, embed, .. } = super::Mount::get();
     let options = DEMOS
         .iter()
         .map(|d| {
@@ -23,7 +25,7 @@ pub fn Demos(client: Client) -> impl IntoView {
     let load = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         let id = (!id.is_empty()).then_some(id);
-        if client.send(Command::Demo { id: id.clone() }).is_ok() && id.is_some() {
+        if client.send(Command::Demo { id: id.clone() }).is_ok() && id.is_some() && persist {
             client.build.with_untracked(|b| {
                 storage::save_draft(&b.source);
                 storage::save_config(&b.config);
@@ -43,7 +45,7 @@ pub fn Demos(client: Client) -> impl IntoView {
         let _ = client.send(Command::Puzzle { text });
     });
     view! {
-        <label class="picker">
+        <label class="picker" hidden=embed>
             "demo "
             <select data-testid="demo" on:change=load>
                 <option value="">"— your program —"</option>

@@ -30,6 +30,8 @@ extern "C" {
     fn goto_line(h: u32, line: u32, col: u32, end_col: u32);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setDark)]
     fn set_dark(h: u32, dark: bool);
+    #[wasm_bindgen(js_namespace = LoomEditor, js_name = setBreakpoints)]
+    fn set_breakpoints(h: u32, lines: &[u32]);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = onKeyCommand)]
     fn on_key_command(h: u32, callback: &Closure<dyn FnMut(String)>);
 }
@@ -40,11 +42,13 @@ pub struct EditorHandle {
     id: RwSignal<Option<u32>>,
     /// The text the session last heard of (so an unchanged text is not sent again).
     sent: StoredValue<String>,
+    /// Whether edits are saved as the playground's draft (the full page only).
+    persist: bool,
 }
 
 impl EditorHandle {
-    pub fn new() -> EditorHandle {
-        EditorHandle { id: RwSignal::new(None), sent: StoredValue::new(String::new()) }
+    pub fn new(persist: bool) -> EditorHandle {
+        EditorHandle { id: RwSignal::new(None), sent: StoredValue::new(String::new()), persist }
     }
 
     pub fn goto(&self, line: u32, col: u32, end_col: u32) {
@@ -79,7 +83,9 @@ impl EditorHandle {
         if self.sent.with_value(|s| *s == text) {
             return;
         }
-        storage::save_draft(&text);
+        if self.persist {
+            storage::save_draft(&text);
+        }
         self.sent.set_value(text.clone());
         let _ = client.send(Command::Edit { source: text });
     }
@@ -101,8 +107,9 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
             handle.set_text(&source);
         }
     });
+    let readonly = super::Mount::get().readonly;
     if !bridge_loaded() {
-        return plain_textarea(client, handle).into_any();
+        return plain_textarea(client, handle, readonly).into_any();
     }
     Effect::new(move |_| {
         let Some(el) = parent.get() else { return };
@@ -111,7 +118,8 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         }
         let text = client.build.with_untracked(|b| b.source.clone());
         handle.sent.set_value(text.clone());
-        let h = create(&el, &text, &format!(r#"{{"dark": {}, "readOnly": false}}"#, dark.get_untracked()));
+        let options = serde_json::json!({ "dark": dark.get_untracked(), "readOnly": readonly });
+        let h = create(&el, &text, &options.to_string());
         // The editor lives as long as the page: its callbacks do too.
         let changed = Closure::<dyn FnMut(String)>::new(move |text: String| handle.edited(client, text));
         on_change(h, &changed);
@@ -139,6 +147,12 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         let Some(h) = handle.id.get() else { return };
         set_diagnostics(h, &diagnostics.get());
     });
+    // Breakpoints the session holds (a link's) show in the gutter.
+    let breakpoints = Memo::new(move |_| client.build.with(|b| b.breakpoints.clone()));
+    Effect::new(move |_| {
+        let Some(h) = handle.id.get() else { return };
+        set_breakpoints(h, &breakpoints.get());
+    });
     // The executing line while stepping (cleared when nothing has run).
     let line = Memo::new(move |_| client.view.with(|v| if v.steps > 0 { v.line } else { None }));
     Effect::new(move |_| {
@@ -149,11 +163,14 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         let d = dark.get();
         handle.set_dark(d);
     });
-    view! { <div node_ref=parent data-testid="editor" class="editor" aria-label="Program source"></div> }.into_any()
+    view! {
+        <div node_ref=parent data-testid="editor" class="editor" aria-label="Program source" data-readonly=readonly.then_some("")></div>
+    }
+    .into_any()
 }
 
 /// When no editor script loaded at all: a bare textarea with the same wiring.
-fn plain_textarea(client: Client, handle: EditorHandle) -> impl IntoView {
+fn plain_textarea(client: Client, handle: EditorHandle, readonly: bool) -> impl IntoView {
     let text = Memo::new(move |_| client.build.with(|b| b.source.clone()));
     view! {
         <textarea
@@ -161,6 +178,7 @@ fn plain_textarea(client: Client, handle: EditorHandle) -> impl IntoView {
             class="editor plain"
             spellcheck="false"
             aria-label="Program source"
+            readonly=readonly
             prop:value=move || text.get()
             on:input=move |ev| handle.edited(client, event_target_value(&ev))
         ></textarea>

@@ -164,7 +164,9 @@ fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &La
     else {
         return;
     };
-    let dark = document().document_element().and_then(|r| r.get_attribute("data-theme")).as_deref() == Some("dark");
+    // The theme of this instance (several widgets on a page may differ).
+    let dark = el.closest("[data-theme]").ok().flatten().and_then(|r| r.get_attribute("data-theme")).as_deref()
+        == Some("dark");
     let (ink, band) = if dark { ("#ddd", "#2a2f36") } else { ("#222", "#eef0f3") };
     ctx.set_fill_style_str(if dark { "#16191d" } else { "#fff" });
     ctx.fill_rect(0.0, 0.0, cw as f64, ch as f64);

@@ -2,6 +2,7 @@
 //! `?` sheet that lists them, and the light/dark theme.
 
 use super::{Actions, Client};
+use crate::options::ThemeChoice;
 use crate::session::Command;
 use leptos::ev;
 use leptos::prelude::*;
@@ -39,8 +40,11 @@ fn demo_key(client: Client, key: &str) -> bool {
         && client.build.with_untracked(|b| b.demo.as_ref().is_some_and(|d| d.keys.contains(&key)))
 }
 
-pub fn install(actions: Actions, help: RwSignal<bool>, client: Client) {
-    let handle = window_event_listener(ev::keydown, move |e| {
+/// Listens for the shortcuts: on the whole window (the page, an iframe's
+/// widget), or only inside `scope` (a custom element: each widget on a page
+/// hears the keys pressed while focus is within it, and only those).
+pub fn install(actions: Actions, help: RwSignal<bool>, client: Client, scope: Option<web_sys::Element>) {
+    let on_key = move |e: web_sys::KeyboardEvent| {
         if e.ctrl_key() || e.meta_key() {
             return;
         }
@@ -69,8 +73,22 @@ pub fn install(actions: Actions, help: RwSignal<bool>, client: Client) {
         };
         e.prevent_default();
         action.run(());
-    });
-    on_cleanup(move || handle.remove());
+    };
+    match scope {
+        None => {
+            let handle = window_event_listener(ev::keydown, on_key);
+            on_cleanup(move || handle.remove());
+        }
+        Some(el) => {
+            let f = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(on_key);
+            let _ = el.add_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            let f = send_wrapper::SendWrapper::new((el, f));
+            on_cleanup(move || {
+                let (el, f) = &*f;
+                let _ = el.remove_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            });
+        }
+    }
 }
 
 /// Whether a key event comes from somewhere the user types.
@@ -106,22 +124,40 @@ pub fn HelpSheet(open: RwSignal<bool>) -> impl IntoView {
     }
 }
 
-/// System, dark or light; the page follows the system until toggled.
+/// System, dark or light; an instance follows the system until toggled (or
+/// told otherwise by `theme=`). Each instance's root carries its own
+/// `data-theme`; the full page also sets it on `<html>` (the page's background).
 #[derive(Clone, Copy)]
 pub struct Theme(RwSignal<u8>);
 
 impl Theme {
     const LABELS: [&'static str; 3] = ["◐ system", "☾ dark", "☀ light"];
 
-    pub fn new() -> Theme {
-        let t = Theme(RwSignal::new(0));
-        let dark = t.dark();
+    pub fn new(choice: Option<ThemeChoice>) -> Theme {
+        Theme(RwSignal::new(match choice {
+            None => 0,
+            Some(ThemeChoice::Dark) => 1,
+            Some(ThemeChoice::Light) => 2,
+        }))
+    }
+
+    /// Keeps `<html data-theme>` in step (the page's own background and scrollbars).
+    pub fn on_document(&self) {
+        let t = *self;
         Effect::new(move |_| {
             if let Some(root) = document().document_element() {
-                let _ = root.set_attribute("data-theme", if dark.get() { "dark" } else { "light" });
+                let _ = root.set_attribute("data-theme", t.name());
             }
         });
-        t
+    }
+
+    /// `"dark"` or `"light"`: the effective theme.
+    pub fn name(&self) -> &'static str {
+        if self.dark().get() {
+            "dark"
+        } else {
+            "light"
+        }
     }
 
     pub fn cycle(&self) {

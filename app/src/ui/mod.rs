@@ -6,6 +6,7 @@
 //! [`Build`]: crate::session::Build
 //! [`View`]: crate::session::View
 
+mod api;
 mod attention;
 mod client;
 mod demos;
@@ -14,13 +15,18 @@ mod editor;
 mod heatmap;
 mod keys;
 mod machine;
+mod messages;
+mod share;
 mod toolbar;
+mod widget;
 
+use crate::link::{self, Shared};
 use crate::session::{Command, Session, StepBy, EXAMPLE};
 use crate::storage;
 pub use client::Client;
 use leptos::prelude::*;
 use loom_core::Config;
+pub use widget::{mount_widget, Widget};
 
 /// The configuration a first visit starts with.
 const DEFAULT_CONFIG: &str = "default";
@@ -71,78 +77,167 @@ impl Actions {
     }
 }
 
-/// The text and configuration a shared link (`#src=…&config=…`) carries.
-fn shared_link() -> Option<(String, Option<String>)> {
-    let hash = leptos::prelude::location_hash()?;
-    let mut src = None;
-    let mut config = None;
-    for part in hash.split('&') {
-        let (k, v) = part.split_once('=')?;
-        let v = js_sys::decode_uri_component(v).ok()?.as_string()?;
-        match k {
-            "src" => src = Some(v),
-            "config" => config = Some(v),
-            _ => {}
-        }
+/// What one mounted instance (the page, an iframe's widget, a custom
+/// element) is allowed to do: given to its components as a Leptos context, so
+/// several instances on one page never share it.
+#[derive(Clone, Debug)]
+pub struct Mount {
+    /// The chrome-less widget (`?embed`, a custom element).
+    pub embed: bool,
+    /// The program cannot be edited.
+    pub readonly: bool,
+    /// Drafts and choices are saved (the full page only: a widget never
+    /// touches the playground's saved draft).
+    pub persist: bool,
+    /// The full playground's address (the widget's "Open in playground ↗").
+    pub playground: String,
+}
+
+impl Mount {
+    /// The mount's settings (the page's defaults outside any mount).
+    pub fn get() -> Mount {
+        use_context::<Mount>().unwrap_or(Mount {
+            embed: false,
+            readonly: false,
+            persist: true,
+            playground: String::new(),
+        })
     }
-    Some((src?, config))
+}
+
+/// The state a link to what is on screen carries: the program (or its demo),
+/// language, configuration, engine, breakpoints and the step on display.
+pub fn current_state(client: Client, text: Option<String>) -> Shared {
+    let (build, steps) = (client.build.get_untracked(), client.view.with_untracked(|v| v.steps));
+    let demo = build.demo.as_ref().map(|d| d.id.clone());
+    let edited = text.as_ref().is_some_and(|t| *t != build.source);
+    Shared {
+        // A demo's link names the demo (its source comes with it) unless the text was changed.
+        source: if demo.is_some() && !edited { String::new() } else { text.unwrap_or(build.source) },
+        lang: build.lang.map(|l| l.name().to_owned()),
+        config: Some(build.config),
+        engine: build.engine.map(|e| e.name().to_owned()),
+        demo: if edited { None } else { demo },
+        breakpoints: build.breakpoints,
+        step: if edited { 0 } else { steps },
+    }
+}
+
+/// Opens a state in a session: its demo or program, breakpoints and step.
+/// A state without a program opens the example.
+pub fn open(client: Client, s: &Shared) -> Result<(), String> {
+    let engine = s.engine().map_err(|e| e.to_string())?;
+    if let Some(id) = &s.demo {
+        client.send(Command::Demo { id: Some(id.clone()) })?;
+        if let Some(name) = &s.config {
+            client.send(Command::Config { name: name.clone() })?;
+        }
+        if let Some(name) = engine {
+            client.send(Command::Engine { name })?;
+        }
+    } else {
+        let source = if s.source.is_empty() { EXAMPLE.to_owned() } else { s.source.clone() };
+        let lang = s.lang().map_err(|e| e.to_string())?;
+        client.send(Command::Load { source, lang, config: s.config.clone(), engine })?;
+    }
+    if !s.breakpoints.is_empty() {
+        client.send(Command::Breakpoints { lines: s.breakpoints.clone() })?;
+    }
+    if s.step > 0 {
+        client.send(Command::Seek { step: s.step })?;
+    }
+    Ok(())
+}
+
+/// A fresh client for one mounted instance.
+fn new_client(config: Option<&str>) -> Client {
+    let config = config
+        .and_then(|name| Config::preset(name).ok())
+        .unwrap_or_else(|| Config::preset(DEFAULT_CONFIG).expect("the default preset exists"));
+    Client::new(Session::new(String::new(), config))
 }
 
 #[component]
 pub fn App() -> impl IntoView {
-    let shared = shared_link();
-    let config_name = shared.as_ref().and_then(|s| s.1.clone()).or_else(storage::load_config);
-    let config = config_name
-        .and_then(|name| Config::preset(&name).ok())
-        .unwrap_or_else(|| Config::preset(DEFAULT_CONFIG).expect("the default preset exists"));
-    let source = shared.map(|s| s.0).or_else(storage::load_draft).unwrap_or_else(|| EXAMPLE.to_owned());
-    let client = Client::new(Session::new(source, config));
-    let _ = client.send(Command::Compile);
-    let handle = editor::EditorHandle::new();
+    provide_context(Mount::get());
+    let link = leptos::prelude::location_hash().and_then(|h| link::decode(&h));
+    let saved_config = storage::load_config();
+    let draft = Shared {
+        source: storage::load_draft().unwrap_or_default(),
+        config: saved_config.clone().filter(|c| Config::preset(c).is_ok()),
+        ..Shared::default()
+    };
+    let client = new_client(saved_config.as_deref());
+    // A link that cannot be opened says why; the draft is shown instead.
+    let broken = |why: String| {
+        let _ = open(client, &draft);
+        share::Banner::Broken(why)
+    };
+    let banner = match link {
+        Some(Ok(shared)) => match open(client, &shared) {
+            Ok(()) => share::Banner::Opened,
+            Err(e) => broken(e),
+        },
+        Some(Err(e)) => broken(e.to_string()),
+        None => {
+            let _ = open(client, &draft);
+            share::Banner::None
+        }
+    };
+    let handle = editor::EditorHandle::new(true);
     let actions = Actions::new(client, handle);
-    let theme = keys::Theme::new();
+    let theme = keys::Theme::new(None);
+    theme.on_document();
     let dark = theme.dark();
     let help = RwSignal::new(false);
-    keys::install(actions, help, client);
+    let sharing = RwSignal::new(false);
+    keys::install(actions, help, client, None);
     view! {
-        <header class="bar">
-            <h1>"Loom" <span class="sub">" playground"</span></h1>
-            <toolbar::Toolbar client actions />
-            <div class="bar-end">
-                <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
-                    theme.cycle()
-                }>{move || theme.label()}</button>
-                <button class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| {
-                    help.update(|h| *h = !*h)
-                }>"?"</button>
-                <button class="ghost" title="Put the source and configuration in the address" on:click=move |_| {
-                    share(client, handle)
-                }>"share"</button>
-            </div>
-        </header>
-        <machine::StatusBar client />
-        <main class="panes">
-            <section class="pane source" aria-label="Program">
-                <editor::Editor client actions handle dark=dark />
-                <diagnostics::Diagnostics client handle />
-                <machine::Listing client />
-            </section>
-            <section class="pane tensor" aria-label="State tensor">
-                <demos::Demos client />
-                <heatmap::Heatmap client />
-                <attention::Attention client />
-            </section>
-            <section class="pane machine" aria-label="Machine">
-                <machine::MachineView client />
-            </section>
-        </main>
-        <keys::HelpSheet open=help />
+        <div class="loom page" data-theme=move || theme.name()>
+            <header class="bar">
+                <h1>"Loom" <span class="sub">" playground"</span></h1>
+                <toolbar::Toolbar client actions />
+                <div class="bar-end">
+                    <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
+                        theme.cycle()
+                    }>{move || theme.label()}</button>
+                    <button class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| {
+                        help.update(|h| *h = !*h)
+                    }>"?"</button>
+                    <button
+                        class="ghost"
+                        data-testid="share"
+                        title="Share a link, or embed this program in another page"
+                        on:click=move |_| sharing.set(true)
+                    >
+                        "share / embed"
+                    </button>
+                </div>
+            </header>
+            <share::LinkBanner banner client draft />
+            <machine::StatusBar client />
+            <main class="panes">
+                <section class="pane source" aria-label="Program">
+                    <editor::Editor client actions handle dark=dark />
+                    <diagnostics::Diagnostics client handle />
+                    <machine::Listing client />
+                </section>
+                <section class="pane tensor" aria-label="State tensor">
+                    <demos::Demos client />
+                    <heatmap::Heatmap client />
+                    <attention::Attention client />
+                </section>
+                <section class="pane machine" aria-label="Machine">
+                    <machine::MachineView client />
+                </section>
+            </main>
+            <keys::HelpSheet open=help />
+            <share::ShareDialog open=sharing client handle />
+        </div>
     }
 }
 
-fn share(client: Client, editor: editor::EditorHandle) {
-    let (built, config) = client.build.with_untracked(|b| (b.source.clone(), b.config.clone()));
-    let src = editor.text().unwrap_or(built);
-    let hash = format!("src={}&config={config}", String::from(js_sys::encode_uri_component(&src)));
-    let _ = window().location().set_hash(&hash);
+/// Mounts the full playground on `<body>`.
+pub fn mount_page() {
+    leptos::mount::mount_to_body(App);
 }

@@ -1,0 +1,84 @@
+//! The embedding transports: a widget's events and commands as JavaScript
+//! values. For an iframe, `postMessage` to and from the parent window (only
+//! the parent's messages are read); for a custom element, the JS API
+//! (`api.rs`) calls [`command`] and hears [`on_events`]. Both carry the session
+//! protocol's own `Command`s and `Event`s in the envelope of [`crate::wire`],
+//! converted with `serde-wasm-bindgen`.
+
+use super::Client;
+use crate::session::Command;
+use crate::wire::{Envelope, Outgoing, Ready, Reply, Summary, Throttle};
+use leptos::prelude::*;
+use serde::Serialize;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+/// Objects, not `Map`s, for JSON-like values (the variables), and numbers for integers.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+
+fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Carries out one command and answers the state after it, or why not.
+pub fn command(client: Client, cmd: Command) -> Result<Summary, String> {
+    client.send(cmd)?;
+    Ok(client.view.with_untracked(Summary::of))
+}
+
+/// Reads a command sent as a JavaScript object (`{cmd: "step", by: "line"}`).
+pub fn read_command(value: JsValue) -> Result<Command, String> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| format!("not a command: {e}"))
+}
+
+/// Calls `f` with every event leaving the widget, in the envelope (running steps throttled).
+pub fn on_events(client: Client, f: impl Fn(JsValue) + 'static) {
+    let throttle = RefCell::new(Throttle::default());
+    client.subscribe(move |e| {
+        if throttle.borrow_mut().pass(e, now()) {
+            f(to_js(&Outgoing::new(e)));
+        }
+    });
+}
+
+/// The `ready` event: the widget listens now.
+pub fn ready(client: Client, panels: Vec<&'static str>) -> JsValue {
+    to_js(&Ready::new(panels, client.view.with_untracked(Summary::of)))
+}
+
+/// In an iframe: posts the widget's events to the parent window and answers
+/// the commands it sends. Messages from any other window are ignored.
+pub fn install(client: Client, panels: Vec<&'static str>) {
+    let me = window();
+    let Ok(Some(parent)) = me.parent() else { return };
+    if js_sys::Object::is(&parent, &me) {
+        return; // Not in a frame: nobody to talk to.
+    }
+    let post = {
+        let parent = parent.clone();
+        move |msg: JsValue| {
+            let _ = parent.post_message(&msg, "*");
+        }
+    };
+    on_events(client, post.clone());
+    let announce = post.clone();
+    let handle = window_event_listener(leptos::ev::message, move |e: web_sys::MessageEvent| {
+        let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
+        if !from_parent {
+            return;
+        }
+        let data = e.data();
+        let Ok(envelope) = serde_wasm_bindgen::from_value::<Envelope>(data.clone()) else { return };
+        if !envelope.is_command() {
+            return;
+        }
+        let result = read_command(data).and_then(|cmd| command(client, cmd));
+        if let Some(id) = envelope.id {
+            post(to_js(&Reply::new(id, result)));
+        }
+    });
+    on_cleanup(move || handle.remove());
+    announce(ready(client, panels));
+}

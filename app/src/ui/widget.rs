@@ -1,0 +1,224 @@
+//! The embeddable widget: the views a teacher picked (`panels=`), a compact
+//! bar of controls and the "Open in playground ↗" link, fitted to whatever
+//! box it is given (an iframe from 480 × 320 to a full page, or a custom
+//! element). Each mounted widget has its own client, editor handle, theme and
+//! key listener, so several on one page are independent.
+
+use super::{
+    attention, current_state, demos, diagnostics, editor, heatmap, keys, machine, new_client, open, Actions, Client,
+    Mount,
+};
+use crate::link::{self, LinkError, Shared};
+use crate::options::{Options, Panel};
+use crate::session::protocol::Status;
+use crate::session::Command;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Whether this build has a view for the panel. Panels are data: a new view
+/// gets an arm here and in [`panel_view`], and `panels=` accepts its id.
+pub fn available(p: Panel) -> bool {
+    !matches!(p, Panel::Console | Panel::Explain)
+}
+
+/// The view of one panel.
+fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::EditorHandle, dark: Signal<bool>) -> AnyView {
+    match p {
+        Panel::Editor => view! {
+            <editor::Editor client actions handle dark=dark />
+            <diagnostics::Diagnostics client handle />
+        }
+        .into_any(),
+        Panel::Heatmap => view! { <heatmap::Heatmap client /> }.into_any(),
+        Panel::Attention => view! { <attention::Attention client /> }.into_any(),
+        Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
+        Panel::Demo => view! { <demos::Demos client /> }.into_any(),
+        Panel::Console | Panel::Explain => ().into_any(),
+    }
+}
+
+/// A mounted widget: its client (what a transport talks to) and what unmounts it.
+pub struct Widget {
+    pub client: Client,
+    pub panels: Vec<&'static str>,
+    /// Dropping it takes the widget off the page.
+    _unmount: Box<dyn std::any::Any>,
+}
+
+/// Mounts a widget inside `parent`. `fragment` is the state of the page's own
+/// link (an iframe's `#v2=…`); `scoped`: a custom element (keys and theme stay
+/// inside it) rather than a page of its own (an iframe).
+pub fn mount_widget(
+    parent: web_sys::HtmlElement,
+    options: Options,
+    fragment: Option<Result<Shared, LinkError>>,
+    playground: String,
+    scoped: bool,
+) -> Widget {
+    let out: Rc<RefCell<Option<Client>>> = Rc::default();
+    let panels: Vec<Panel> = options.panels().into_iter().filter(|p| available(*p)).collect();
+    let ids: Vec<&'static str> = panels.iter().map(|p| p.id()).collect();
+    let slot = out.clone();
+    let transport_ids = ids.clone();
+    let scope = scoped.then(|| parent.clone().into());
+    let unmount = leptos::mount::mount_to(parent, move || {
+        let start = options.start(fragment.clone().and_then(Result::ok));
+        let client = new_client(start.config.as_deref());
+        *slot.borrow_mut() = Some(client);
+        provide_context(Mount { embed: true, readonly: options.readonly, persist: false, playground });
+        let mut problems = options.problems.clone();
+        if let Some(Err(e)) = &fragment {
+            problems.push(e.to_string());
+        }
+        if let Err(e) = open(client, &start) {
+            problems.push(e);
+        }
+        if let Some(steps_per_second) = options.speed {
+            let _ = client.send(Command::Speed { steps_per_second });
+        }
+        if options.autoplay {
+            let _ = client.send(Command::Run);
+        }
+        let theme = keys::Theme::new(options.theme);
+        if !scoped {
+            theme.on_document();
+            // An iframe's widget talks to its parent window.
+            super::messages::install(client, transport_ids);
+        }
+        view! { <WidgetView client panels theme problems scope /> }
+    });
+    let client = out.borrow_mut().take().expect("invariant: the mount ran its view");
+    Widget { client, panels: ids, _unmount: Box::new(unmount) }
+}
+
+#[component]
+fn WidgetView(
+    client: Client,
+    panels: Vec<Panel>,
+    theme: keys::Theme,
+    problems: Vec<String>,
+    scope: Option<web_sys::Element>,
+) -> impl IntoView {
+    let handle = editor::EditorHandle::new(false);
+    let actions = Actions::new(client, handle);
+    let help = RwSignal::new(false);
+    keys::install(actions, help, client, scope);
+    let dark = theme.dark();
+    let root = NodeRef::<leptos::html::Div>::new();
+    let size = RwSignal::new((800.0, 500.0));
+    watch_size(root, size);
+    let fit = Memo::new(move |_| Options::fit(size.get().0, size.get().1));
+    let n = panels.len();
+    // When not all fit: the first `fit - 1` by priority, and the tab chosen last
+    // (until one is chosen, the next by priority).
+    let chosen = RwSignal::new(None);
+    let order = StoredValue::new(panels.clone());
+    let shown = move |p: Panel| {
+        let k = fit.get();
+        order.with_value(|order| {
+            let i = order.iter().position(|x| *x == p).unwrap_or(usize::MAX);
+            n <= k || i + 1 < k || chosen.get().unwrap_or(order[k - 1]) == p
+        })
+    };
+    let tabs = panels
+        .iter()
+        .map(|&p| {
+            let on = shown;
+            view! {
+                <button
+                    data-testid=format!("tab-{}", p.id())
+                    aria-pressed=move || on(p).to_string()
+                    on:click=move |_| chosen.set(Some(p))
+                >
+                    {p.label()}
+                </button>
+            }
+        })
+        .collect_view();
+    let views = panels
+        .iter()
+        .map(|&p| {
+            let on = shown;
+            view! {
+                <section class="wpanel" data-panel=p.id() aria-label=p.label() hidden=move || !on(p)>
+                    {panel_view(p, client, actions, handle, dark)}
+                </section>
+            }
+        })
+        .collect_view();
+    let cols = move || {
+        let visible = n.min(fit.get()).max(1);
+        let cols = if visible > 3 { visible.div_ceil(2) } else { visible };
+        format!("grid-template-columns: repeat({cols}, minmax(0, 1fr))")
+    };
+    let running = move || client.view.with(|v| v.running);
+    let tone = move || {
+        client.view.with(|v| match v.status {
+            Status::Halted => "status ok",
+            Status::Error | Status::Fault => "status bad",
+            _ => "status",
+        })
+    };
+    let playground = Mount::get().playground;
+    let builds = Memo::new(move |_| client.build.with(|b| b.builds));
+    let href = {
+        let playground = playground.clone();
+        move || {
+            builds.get();
+            format!("{playground}#{}", link::encode(&current_state(client, handle.text())))
+        }
+    };
+    // The link takes the step on display when it is followed.
+    let follow = move |e: leptos::ev::MouseEvent| {
+        if let Some(a) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            let _ = a.set_attribute(
+                "href",
+                &format!("{playground}#{}", link::encode(&current_state(client, handle.text()))),
+            );
+        }
+    };
+    let problem = (!problems.is_empty()).then(|| problems.join(" · "));
+    let no_layers = move || !client.build.with(|b| b.engine.is_some_and(|e| e.is_transformer()));
+    view! {
+        <div class="loom widget" data-theme=move || theme.name() tabindex="-1" node_ref=root>
+            <div class="wbar" role="toolbar" aria-label="Controls">
+                <button data-testid="run" class="primary" aria-pressed=move || running().to_string() on:click=move |_| actions.toggle_run.run(())>
+                    {move || if running() { "❚❚ Pause" } else { "▶ Run" }}
+                </button>
+                <button data-testid="step" title="Step one instruction" on:click=move |_| actions.step.run(())>"Step"</button>
+                <button data-testid="step-layer" title="Step one layer" disabled=no_layers on:click=move |_| actions.step_layer.run(())>"Layer"</button>
+                <button data-testid="step-back" title="Step back" on:click=move |_| actions.step_back.run(())>"Back"</button>
+                <button data-testid="reset" title="Reset" on:click=move |_| actions.reset.run(())>"Reset"</button>
+                <span data-testid="status" class=tone role="status">{move || client.view.with(|v| v.text.clone())}</span>
+                <span class="count">"steps " <b data-testid="step-count">{move || client.view.with(|v| v.steps)}</b></span>
+                <a class="open" data-testid="open-playground" target="_blank" rel="noopener" href=href on:click=follow>
+                    "Open in playground ↗"
+                </a>
+            </div>
+            {problem.map(|p| view! { <p class="banner bad" data-testid="link-problem" role="alert">{p}</p> })}
+            <nav class="wtabs" aria-label="Views" hidden=move || n <= fit.get()>{tabs}</nav>
+            <div class="wpanels" style=cols>{views}</div>
+            <keys::HelpSheet open=help />
+        </div>
+    }
+}
+
+/// Keeps `size` at the element's size (CSS pixels) as its box changes.
+fn watch_size(root: NodeRef<leptos::html::Div>, size: RwSignal<(f64, f64)>) {
+    Effect::new(move |_| {
+        let Some(el) = root.get() else { return };
+        let measure = {
+            let el = el.clone();
+            move || size.set((f64::from(el.client_width()), f64::from(el.client_height())))
+        };
+        measure();
+        let f = Closure::<dyn Fn()>::new(measure);
+        if let Ok(obs) = web_sys::ResizeObserver::new(f.as_ref().unchecked_ref()) {
+            obs.observe(&el);
+            let keep = send_wrapper::SendWrapper::new((obs, f));
+            on_cleanup(move || keep.0.disconnect());
+        }
+    });
+}
