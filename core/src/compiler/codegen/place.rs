@@ -79,7 +79,8 @@ impl Gen<'_> {
                 if w > 1 {
                     self.mul_const(p, w as i64, None);
                 }
-                if base != self.konst(0) {
+                // An array at slot 0 needs no base added.
+                if !matches!(base, Mem::GlobalAddr(0) | Mem::Const(0)) {
                     self.op2(Opcode::Add, p, base);
                 }
                 Place::Indirect(p)
