@@ -82,11 +82,10 @@ impl Diagnostic {
         let pad = " ".repeat(num.len());
         let _ = writeln!(out, "{pad}--> {file}:{line}:{col}");
         if let Some(text) = source.lines().nth(line.saturating_sub(1) as usize) {
-            let text = text.replace('\t', " ");
-            let width = (end_col.saturating_sub(col)).max(1) as usize;
+            let (text, caret, width) = window(&text.replace('\t', " "), col, end_col);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{num} | {text}");
-            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col.saturating_sub(1) as usize), "^".repeat(width));
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret), "^".repeat(width));
         }
         for n in &self.notes {
             let _ = writeln!(out, "{pad} = note: {n}");
@@ -96,6 +95,35 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// Characters of a source line shown around the caret; a longer line is cut to this
+/// window with `…` at each cut end, so a diagnostic on a 10,000-character line stays readable.
+const WINDOW: usize = 100;
+
+/// The part of `text` to print, the caret's offset in it, and the caret's width, for the
+/// 1-based half-open column range `[col, end_col)`.
+fn window(text: &str, col: u32, end_col: u32) -> (String, usize, usize) {
+    let chars: Vec<char> = text.chars().collect();
+    let start = (col.max(1) - 1) as usize;
+    let width = (end_col.saturating_sub(col)).max(1) as usize;
+    if chars.len() <= WINDOW {
+        return (text.to_string(), start, width);
+    }
+    let width = width.min(WINDOW / 2);
+    // The caret sits about a third into the window, so the text leading to it shows.
+    let from = start.saturating_sub(WINDOW / 3).min(chars.len().saturating_sub(WINDOW));
+    let to = (from + WINDOW).min(chars.len());
+    let mut shown: String = chars[from..to].iter().collect();
+    let mut caret = start - from.min(start);
+    if from > 0 {
+        shown.insert(0, '…');
+        caret += 1;
+    }
+    if to < chars.len() {
+        shown.push('…');
+    }
+    (shown, caret, width)
 }
 
 /// Renders every diagnostic, separated by blank lines.

@@ -5,7 +5,8 @@
 //! For speed the validated image is pre-decoded into [`Op`]s with slot indices
 //! and instruction indices (no column arithmetic in the loop); a HALT sentinel
 //! after the last instruction makes "running off the end" halt exactly as the
-//! transformer does (an empty instruction column decodes to HALT 0 0).
+//! transformer does (an empty instruction column decodes to HALT 0 0); a program
+//! filling every slot halts as its PC wraps to 0 after the last one.
 
 use crate::config::Config;
 use crate::engine::Engine;
@@ -85,6 +86,7 @@ impl Interp {
         let mem = &mut self.mem;
         let mut steps = self.steps;
         let w = |v: i32| cfg.wrap(v as i64);
+        let end = cfg.instr_slots();
         let outcome = loop {
             if steps >= max_steps {
                 break Status::Budget;
@@ -166,6 +168,12 @@ impl Interp {
             }
             steps += 1;
             k = next;
+            if k == end {
+                // Past the last column the PC wraps to 0: a program filling every instruction
+                // slot halts right after its last instruction, as the transformer does.
+                self.k = None;
+                break Status::Halted;
+            }
             if breaks.is_some_and(|b| b.get(k) == Some(&true)) {
                 break Status::Running;
             }

@@ -113,13 +113,15 @@ pub fn fault(prog: &Program, status: &Status) -> Option<Fault> {
     }
 }
 
-/// Every visible named variable with its signed value. A name declared in
-/// several scopes is keyed `scope.name` so no variable is lost.
+/// Every visible named variable with its signed value. A global is keyed by its
+/// bare name, always (its key must not depend on the locals elsewhere); a local
+/// whose name is also declared in another scope is keyed `scope.name`, so no
+/// variable is lost (README, "The CLI's contract").
 pub fn vars(prog: &Program, mem: &[i32]) -> Vars {
     let visible: Vec<_> = prog.symbols.iter().filter(|s| !s.hidden).collect();
     let mut out = Vec::new();
     for s in &visible {
-        let shared = visible.iter().filter(|o| o.name == s.name).count() > 1;
+        let shared = s.scope != "global" && visible.iter().filter(|o| o.name == s.name).count() > 1;
         let key = if shared { format!("{}.{}", s.scope, s.name) } else { s.name.clone() };
         let words = &mem[s.slot..s.slot + s.len];
         let v = if s.is_array { Value::Array(words.to_vec()) } else { Value::Scalar(words[0]) };

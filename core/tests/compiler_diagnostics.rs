@@ -36,26 +36,68 @@ fn break_outside_a_loop() {
     check(
         "int main() {\n    break;\n}\n",
         expect![[r#"
-        error: `break` outside of a loop
-         --> prog.c:2:5
-          |
-        2 |     break;
-          |     ^^^^^
-    "#]],
+            error: `break` outside of a loop or `switch`
+             --> prog.c:2:5
+              |
+            2 |     break;
+              |     ^^^^^
+        "#]],
     );
 }
 
 #[test]
-fn recursion_names_the_cycle() {
-    check("int f(int n);\nint g(int n) { return f(n); }\nint f(int n) { return g(n - 1); }\nint main() { return f(3); }\n", expect![[r#"
-        error: recursion is not supported: g → f → g
-         --> prog.c:3:23
+fn recursion_limits_are_located() {
+    check(
+        "int f(int n) {\n    int x = n;\n    int *p = &x;\n    return n ? f(n - 1) + *p : 0;\n}\nint main() { return f(3); }\n",
+        expect![[r#"
+            error: the address of a local of a recursive function cannot be taken
+             --> prog.c:3:10
+              |
+            3 |     int *p = &x;
+              |          ^
+              = note: each call of a recursive function saves its caller's locals and restores them after
+              = hint: make the variable global, or pass its value
+        "#]],
+    );
+    check(
+        "int main() {\n    return main();\n}\n",
+        expect![[r#"
+        error: `main` cannot be called
+         --> prog.c:2:12
           |
-        3 | int f(int n) { return g(n - 1); }
-          |                       ^^^^^^^^
-          = note: every call is inlined, so a function cannot call itself, even indirectly
-          = hint: rewrite the recursion as a loop
-    "#]]);
+        2 |     return main();
+          |            ^^^^^^
+          = note: `main` runs once, when the program starts; it is not recursive
+    "#]],
+    );
+}
+
+/// A diagnostic on a very long line shows a window around the caret, not the whole line.
+#[test]
+fn long_lines_are_windowed() {
+    let long = format!("int main() {{ int x = 1{} + y; }}\n", " + 1".repeat(3000));
+    let out = compile(&long, Config::preset("compact").unwrap());
+    let text = loom_core::diag::render_all(&out.diagnostics, "prog.c", &long);
+    assert!(text.contains("undefined variable `y`"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() < 140), "{text}");
+    let (shown, caret) = (text.lines().nth(3).unwrap(), text.lines().nth(4).unwrap());
+    let at = caret.find('^').unwrap();
+    assert_eq!(shown.chars().nth(at), Some('y'), "{text}");
+}
+
+/// A flat chain is not nesting: 10,000 terms compile, and fold to the right value.
+#[test]
+fn long_flat_chains_compile() {
+    let src = format!(
+        "int a, b;\nint main() {{ int x = 1; a = 1{}; b = x{}; return 0; }}\n",
+        " + 1".repeat(9_999),
+        " - x + 2".repeat(400)
+    );
+    let out = compile(&src, Config::preset("large").unwrap());
+    let prog = out.program.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
+    let mut m = loom_core::Interp::new(&prog).unwrap();
+    loom_core::Engine::run(&mut m, 1_000_000, None);
+    assert_eq!((m.mem()[0], m.mem()[1]), (10_000i32 as i8 as i32, 401i32 as i8 as i32));
 }
 
 #[test]
@@ -77,51 +119,46 @@ fn literal_too_large() {
 #[test]
 fn unsupported_c() {
     check(
-        "int *p;\nstruct s { int a; };\nint main() {\n    unsigned u;\n    float f = 1.5;\n    int s = \"hi\";\n    switch (s) { }\n}\n",
+        "struct s { int a; };\nint main() {\n    unsigned u;\n    float f = 1.5;\n    int *p = malloc(4);\n    goto end;\n}\n",
         expect![[r#"
-            error: pointers are unsupported; use arrays and indices
-             --> prog.c:1:5
+            error: `struct` is unsupported: there are no user-defined types; use parallel arrays (`int x[N], y[N];`)
+             --> prog.c:1:1
               |
-            1 | int *p;
-              |     ^
-
-            error: `struct` is unsupported: there are no user-defined types
-             --> prog.c:2:1
-              |
-            2 | struct s { int a; };
+            1 | struct s { int a; };
               | ^^^^^^
 
-            error: `unsigned` is unsupported: the only types are `int` (an N-bit word) and `void`
-             --> prog.c:4:5
+            error: `unsigned` is unsupported: the types are `int` and `char` (N-bit words), pointers and arrays of them, and `void`
+             --> prog.c:3:5
               |
-            4 |     unsigned u;
+            3 |     unsigned u;
               |     ^^^^^^^^
 
-            error: `float` is unsupported: the only types are `int` (an N-bit word) and `void`
-             --> prog.c:5:5
+            error: `float` is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)
+             --> prog.c:4:5
               |
-            5 |     float f = 1.5;
+            4 |     float f = 1.5;
               |     ^^^^^
 
             error: floating-point numbers are unsupported
-             --> prog.c:5:15
+             --> prog.c:4:15
               |
-            5 |     float f = 1.5;
+            4 |     float f = 1.5;
               |               ^^^
               = note: the only type is `int`
 
-            error: string literals are unsupported
-             --> prog.c:6:13
+            error: undefined function `malloc`
+             --> prog.c:5:14
               |
-            6 |     int s = "hi";
-              |             ^^^^
-              = note: the only type is `int`
+            5 |     int *p = malloc(4);
+              |              ^^^^^^^^^
+              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
+              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
 
-            error: `switch` is unsupported: use `if` / `else if`
-             --> prog.c:7:5
+            error: `goto` is unsupported: use loops with `break` and `continue`
+             --> prog.c:6:5
               |
-            7 |     switch (s) { }
-              |     ^^^^^^
+            6 |     goto end;
+              |     ^^^^
         "#]],
     );
 }
@@ -145,19 +182,19 @@ fn arrays_and_scalars_mixed_up() {
     check(
         "int a[4];\nint s;\nint main() {\n    s = a;\n    s[1] = 2;\n    a[4] = 1;\n}\n",
         expect![[r#"
-            error: the array `a` cannot be used as a value
+            error: this value is `int *` but `int` is expected
              --> prog.c:4:9
               |
             4 |     s = a;
               |         ^
-              = hint: index it: `a[i]`
+              = hint: dereference it: `*p`, `p[i]`
 
-            error: `s` is not an array
+            error: `s` is not an array or a pointer
              --> prog.c:5:5
               |
             5 |     s[1] = 2;
-              |     ^^^^
-              = note: `s` here is the global declared on line 2
+              |     ^
+              = note: its type is `int`
 
             error: index 4 is out of bounds for `a`, which has 4 elements
              --> prog.c:6:7
@@ -263,8 +300,6 @@ fn no_library_and_no_labels() {
               |
             4 |     printf(x);
               |     ^^^^^^^^^
-              = note: there is no C library: the builtins are abs, min, max, assert and frame
-              = hint: keep results in global variables: the page shows them and can write them
         "#]],
     );
 }
@@ -289,19 +324,19 @@ fn redeclaration_and_assignment_to_non_lvalue() {
     check(
         "int main() {\n    int x;\n    int x;\n    x + 1 = 3;\n    (x) = 4;\n}\n",
         expect![[r#"
-        error: `x` is already declared in this scope
-         --> prog.c:3:9
-          |
-        3 |     int x;
-          |         ^
-          = note: the first declaration is on line 2
+            error: `x` is already declared in this scope
+             --> prog.c:3:9
+              |
+            3 |     int x;
+              |         ^
+              = note: the first declaration is on line 2
 
-        error: this cannot be assigned to
-         --> prog.c:4:5
-          |
-        4 |     x + 1 = 3;
-          |     ^^^^^
-          = note: only variables and array elements can be assigned
-    "#]],
+            error: this cannot be assigned to
+             --> prog.c:4:5
+              |
+            4 |     x + 1 = 3;
+              |     ^^^^^
+              = note: only variables, array elements and `*p` can be assigned
+        "#]],
     );
 }

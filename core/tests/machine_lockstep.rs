@@ -24,6 +24,29 @@ fn corpus_runs_in_lockstep_on_compact() {
     assert!(seen >= 4, "the corpus went missing");
 }
 
+/// A program filling every instruction slot runs off the end: past the last
+/// column the PC wraps to 0, so it halts right after its last instruction, at
+/// the same step on the transformer and the interpreter, in every configuration.
+#[test]
+fn a_program_at_exact_capacity_halts_at_the_same_step() {
+    for cfg in loom_core::config::PRESETS {
+        let mut rig = Rig::new(cfg.name, false);
+        let slots = cfg.instr_slots();
+        let prog = program(cfg, vec![ext(Opcode::Inc, m(&cfg, 0), 0); slots], &[]);
+        let steps = rig.check(&prog, 2 * slots as u64, "a full program");
+        assert_eq!(steps, slots as u64, "{}: the transformer's steps", cfg.name);
+        let mut i = loom_core::Interp::new(&prog).unwrap();
+        let status = loom_core::Engine::run(&mut i, 2 * slots as u64, None);
+        assert_eq!(
+            (status, loom_core::Engine::steps(&i)),
+            (loom_core::state::Status::Halted, slots as u64),
+            "{}",
+            cfg.name
+        );
+        assert_eq!(i.mem()[0], cfg.wrap(slots as i64), "{}: every instruction ran once", cfg.name);
+    }
+}
+
 /// A random valid program: any operation with random memory operands and
 /// jump targets; pointers are masked into memory first (m is a power of two
 /// here), so most programs run long; FIND may fault, identically.

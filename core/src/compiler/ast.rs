@@ -1,9 +1,15 @@
-//! The syntax tree. The checker fills in the `Option` resolution fields
-//! (which variable or function a name means); code generation trusts them.
+//! The syntax tree, as the parser builds it: names are strings, and every
+//! expression and declaration carries a [`NodeId`]. What the checker learns
+//! (which variable or function a name means, each expression's type, the call
+//! graph) lives in side tables keyed by those ids (`checker::Resolved`), never
+//! inside the tree.
 
 use crate::diag::Span;
 
 pub type VarId = usize;
+
+/// Numbers the parser gives expressions and declarations (dense, from 0).
+pub type NodeId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -32,8 +38,8 @@ impl BinOp {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
 
-    /// The operators [`Gen::apply`](super::codegen) computes in place (`dst op= r`): all but
-    /// comparisons and `&&`/`||`, which are lowered through jumps.
+    /// The operators `Gen::apply` computes in place (`dst op= r`): all but comparisons
+    /// and `&&`/`||`, which are lowered through jumps.
     pub fn is_arith(self) -> bool {
         !self.is_compare() && !matches!(self, BinOp::LogAnd | BinOp::LogOr)
     }
@@ -98,6 +104,7 @@ pub enum Callee {
 
 #[derive(Clone, Debug)]
 pub struct Expr {
+    pub id: NodeId,
     pub kind: ExprKind,
     pub span: Span,
 }
@@ -105,9 +112,14 @@ pub struct Expr {
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Num(i64),
-    Var(String, Option<VarId>),
-    Index(String, Option<VarId>, Box<Expr>),
-    Call(String, Vec<Expr>, Option<Callee>),
+    /// A string literal's bytes (escapes decoded, no terminating zero). Where a string may
+    /// stand is the checker's business.
+    #[allow(dead_code)] // built by the lexer's string literals (issue 15, landing from the output work)
+    Str(Vec<u8>),
+    Var(String),
+    /// `base[index]`: `base` is an array or a pointer.
+    Index(Box<Expr>, Box<Expr>),
+    Call(String, Vec<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `lhs = rhs` (op `None`) or `lhs op= rhs`.
@@ -119,22 +131,55 @@ pub enum ExprKind {
         target: Box<Expr>,
     },
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `&place`.
+    AddrOf(Box<Expr>),
+    /// `*pointer`.
+    Deref(Box<Expr>),
+}
+
+impl Expr {
+    /// The direct subexpressions, in evaluation order.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Var(_) => Vec::new(),
+            ExprKind::Call(_, args) => args.iter().collect(),
+            ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) => vec![x],
+            ExprKind::IncDec { target, .. } => vec![target],
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => vec![a, b],
+            ExprKind::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// Whether `f` holds for this expression or any expression inside it.
+    pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        f(self) || self.children().into_iter().any(|c| c.any(f))
+    }
+}
+
+/// A declared type as written: `int`, `char *p`, `int a[3][4]`, `int v[]`. `char` and
+/// `int` are the same N-bit word, so the base type is not kept.
+#[derive(Clone, Debug)]
+pub struct TypeSpec {
+    /// The number of `*`.
+    pub pointers: u32,
+    /// Array dimensions, outermost first; `None` for `[]` (a parameter, or sized by its initializer).
+    pub dims: Vec<Option<Expr>>,
 }
 
 #[derive(Clone, Debug)]
 pub enum Init {
     Scalar(Expr),
-    List(Vec<Expr>, Span),
+    /// `{a, b, …}`, possibly nested for 2-D arrays.
+    List(Vec<Init>, Span),
 }
 
 #[derive(Clone, Debug)]
 pub struct VarDecl {
+    pub id: NodeId,
     pub name: String,
     pub span: Span,
-    /// Array length expression, for arrays.
-    pub len: Option<Expr>,
+    pub ty: TypeSpec,
     pub init: Option<Init>,
-    pub id: Option<VarId>,
 }
 
 #[derive(Clone, Debug)]
@@ -144,12 +189,57 @@ pub enum Stmt {
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    /// `switch (e) { … }`: the body's statements, with `case` and `default` labels among them.
+    Switch(Expr, Vec<Stmt>),
+    /// `case k:` (the constant expression) or `default:` (`None`).
+    Case(Option<Expr>, Span),
     Break(Span),
     Continue(Span),
     Return(Option<Expr>, Span),
     Block(Vec<Stmt>),
     Empty,
+}
+
+impl Stmt {
+    /// The expressions this statement evaluates itself and the statements directly inside it.
+    pub fn parts(&self) -> (Vec<&Expr>, Vec<&Stmt>) {
+        match self {
+            Stmt::Decl(ds) => (ds.iter().flat_map(|d| d.init.iter().flat_map(Init::exprs)).collect(), Vec::new()),
+            Stmt::Expr(e) => (vec![e], Vec::new()),
+            Stmt::If(c, a, b) => (vec![c], [Some(&**a), b.as_deref()].into_iter().flatten().collect()),
+            Stmt::While(c, b) | Stmt::DoWhile(b, c) => (vec![c], vec![b]),
+            Stmt::For { init, cond, step, body } => {
+                (cond.iter().chain(step).collect(), init.as_deref().into_iter().chain([&**body]).collect())
+            }
+            Stmt::Switch(e, body) => (vec![e], body.iter().collect()),
+            Stmt::Case(e, _) => (e.iter().collect(), Vec::new()),
+            Stmt::Return(e, _) => (e.iter().collect(), Vec::new()),
+            Stmt::Block(b) => (Vec::new(), b.iter().collect()),
+            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Whether `f` holds for an expression evaluated anywhere in this statement.
+    pub fn any_expr(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+        let (exprs, stmts) = self.parts();
+        exprs.into_iter().any(|e| e.any(f)) || stmts.into_iter().any(|s| s.any_expr(f))
+    }
+}
+
+impl Init {
+    /// The expressions of an initializer, in order.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Init::Scalar(e) => vec![e],
+            Init::List(items, _) => items.iter().flat_map(Init::exprs).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -165,4 +255,6 @@ pub struct Func {
 pub struct Unit {
     pub globals: Vec<VarDecl>,
     pub funcs: Vec<Func>,
+    /// How many [`NodeId`]s the parser handed out.
+    pub nodes: u32,
 }

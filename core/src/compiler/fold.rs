@@ -1,7 +1,7 @@
 //! Constant folding with the machine's meaning: N-bit wrapping arithmetic,
 //! division truncating toward zero, exact comparisons.
 
-use super::ast::{BinOp, Expr, ExprKind, UnOp, VarId};
+use super::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::config::Config;
 
 /// Applies a binary operator to two words; `None` for division by zero.
@@ -44,12 +44,13 @@ pub fn eval(cfg: &Config, e: &Expr) -> Option<i64> {
     eval_with(cfg, e, &|_| None)
 }
 
-/// Like [`eval`], with the known values of some variables (constant arguments of inlined calls).
-pub fn eval_with(cfg: &Config, e: &Expr, known: &dyn Fn(VarId) -> Option<i64>) -> Option<i64> {
+/// Like [`eval`], with the known values of some variables (constant arguments of inlined
+/// calls): `known` is asked about each name.
+pub fn eval_with(cfg: &Config, e: &Expr, known: &dyn Fn(&Expr) -> Option<i64>) -> Option<i64> {
     let eval = |e: &Expr| eval_with(cfg, e, known);
     match &e.kind {
         ExprKind::Num(v) => Some(cfg.wrap(*v) as i64),
-        ExprKind::Var(_, Some(id)) => known(*id),
+        ExprKind::Var(_) => known(e),
         ExprKind::Unary(op, x) => Some(unary(cfg, *op, eval(x)?)),
         ExprKind::Binary(BinOp::LogAnd, a, b) => match eval(a)? {
             0 => Some(0),

@@ -1,16 +1,21 @@
 //! Label resolution and memory layout: a small peephole pass over the
 //! symbolic code, then globals at slot 0 (declaration order, so the host can
-//! find them), the deduplicated constant pool, and the compile-time stack.
+//! find them; string literals after them), the deduplicated constant pool, the
+//! registers of recursive calls, the compile-time stack, and the run-time
+//! stack of recursive calls in the rest of memory.
 
-use super::checker::Checked;
-use super::codegen::{Item, Label, Lowered, Mem, Opd};
+use super::codegen::{Item, Label, Lowered, Mem, Opd, Reg};
+use super::resolved::Resolved;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Span};
 use crate::image::{Program, Symbol, Trap};
 use crate::isa::{Instr, Opcode};
 use std::collections::HashMap;
 
-pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagnostic> {
+/// The registers in the order layout places them.
+const REGS: [Reg; 4] = [Reg::Sp, Reg::Room, Reg::Ret, Reg::Site];
+
+pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagnostic> {
     if low.truncated {
         let d = Diagnostic::error(
             Span::new(1, 1, 2),
@@ -31,20 +36,31 @@ pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagno
             Item::Ins { .. } => count += 1,
         }
     }
+    // A global's address is the pooled constant of the same value.
+    let pooled = |m: Mem| match m {
+        Mem::GlobalAddr(s) => Mem::Const(cfg.wrap(s as i64) as i64),
+        m => m,
+    };
     let mut pool: Vec<Mem> = Vec::new();
+    let mut recursion = false;
     for it in &items {
         if let Item::Ins { a, b, c, .. } = it {
             for o in [a, b, c] {
-                if let Opd::M(m @ (Mem::Const(_) | Mem::StackAddr(_))) = o {
-                    if !pool.contains(m) {
-                        pool.push(*m);
+                match o {
+                    Opd::M(m @ (Mem::Const(_) | Mem::StackAddr(_) | Mem::GlobalAddr(_)))
+                        if !pool.contains(&pooled(*m)) =>
+                    {
+                        pool.push(pooled(*m))
                     }
+                    Opd::M(Mem::Reg(_)) => recursion = true,
+                    _ => {}
                 }
             }
         }
     }
     let globals = ck.data.len();
-    let stack = globals + pool.len();
+    let regs = globals + pool.len();
+    let stack = regs + if recursion { REGS.len() } else { 0 };
     let slots = stack + low.stack_slots;
     if count > cfg.instr_slots() || slots > cfg.mem_slots {
         return Err(budget_error(cfg, count, slots, globals, pool.len(), low.stack_slots));
@@ -53,14 +69,18 @@ pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagno
         match m {
             Mem::Global(s) => s,
             Mem::Stack(d) => stack + d,
-            other => globals + pool.iter().position(|p| *p == other).unwrap_or(0),
+            Mem::Reg(r) => regs + REGS.iter().position(|&x| x == r).expect("invariant: every register is listed"),
+            Mem::Frame(_) => unreachable!("invariant: frame slots are placed by code generation"),
+            other => {
+                globals + pool.iter().position(|p| *p == pooled(other)).expect("invariant: every constant is pooled")
+            }
         }
     };
     let col = |o: Opd| -> u32 {
         match o {
             Opd::Nil => 0,
             Opd::M(m) => cfg.mem_col(slot_of(m)) as u32,
-            Opd::L(l) => cfg.instr_col(at.get(&l).copied().unwrap_or(0)) as u32,
+            Opd::L(l) => cfg.instr_col(*at.get(&l).expect("invariant: every jump target is placed")) as u32,
         }
     };
     let mut prog = Program::empty(cfg);
@@ -81,39 +101,50 @@ pub fn layout(low: Lowered, ck: &Checked, cfg: Config) -> Result<Program, Diagno
         prog.data[globals + k] = match *m {
             Mem::Const(v) => cfg.wrap(v),
             Mem::StackAddr(d) => cfg.wrap((stack + d) as i64),
-            _ => 0,
+            _ => unreachable!("invariant: the pool holds constants and addresses"),
         };
     }
-    for v in ck.vars.iter().filter(|v| v.global_slot.is_some()) {
-        prog.symbols.push(symbol(&v.name, v.global_slot.unwrap_or(0), v.len, "global", false));
+    for v in ck.vars.iter() {
+        if let Some(slot) = v.global_slot {
+            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), "global", false));
+        }
+    }
+    let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);
+    if globals > user_globals {
+        prog.symbols.push(symbol("$strings", user_globals, globals - user_globals, true, "compiler", true));
     }
     for &(id, d) in &low.locals {
         let v = &ck.vars[id];
         // Two locals of one function with the same name are told apart by their declaration line.
         let twins = low.locals.iter().filter(|&&(o, _)| ck.vars[o].name == v.name && ck.vars[o].scope == v.scope);
         let scope = if twins.count() > 1 { format!("{}@{}", v.scope, v.span.line) } else { v.scope.clone() };
-        prog.symbols.push(symbol(&v.name, stack + d, v.len, &scope, false));
+        prog.symbols.push(symbol(&v.name, stack + d, v.ty.words(), v.ty.is_array(), &scope, false));
     }
     if !pool.is_empty() {
-        prog.symbols.push(symbol("$const", globals, Some(pool.len()), "compiler", true));
+        prog.symbols.push(symbol("$const", globals, pool.len(), true, "compiler", true));
+    }
+    if recursion {
+        // The run-time stack takes the rest of memory; `Room` counts its words (at most the
+        // largest word, so the count itself cannot wrap).
+        let base = slots;
+        let room = (cfg.mem_slots - base).min(cfg.word_max() as usize);
+        prog.data[slot_of(Mem::Reg(Reg::Sp))] = cfg.wrap(base as i64);
+        prog.data[slot_of(Mem::Reg(Reg::Room))] = cfg.wrap(room as i64);
+        prog.symbols.push(symbol("$calls", regs, REGS.len(), true, "compiler", true));
+        if room > 0 {
+            prog.symbols.push(symbol("$callstack", base, room, true, "compiler", true));
+        }
     }
     if low.stack_slots > 0 {
-        prog.symbols.push(symbol("$stack", stack, Some(low.stack_slots), "compiler", true));
+        prog.symbols.push(symbol("$stack", stack, low.stack_slots, true, "compiler", true));
     }
     prog.frames = low.frames.iter().filter_map(|l| at.get(l).copied()).collect();
     prog.traps = low.traps.iter().filter_map(|(l, m)| Some(Trap { index: *at.get(l)?, message: m.clone() })).collect();
     Ok(prog)
 }
 
-fn symbol(name: &str, slot: usize, len: Option<usize>, scope: &str, hidden: bool) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        slot,
-        len: len.unwrap_or(1),
-        is_array: len.is_some() && !hidden,
-        scope: scope.to_string(),
-        hidden,
-    }
+fn symbol(name: &str, slot: usize, len: usize, array: bool, scope: &str, hidden: bool) -> Symbol {
+    Symbol { name: name.to_string(), slot, len, is_array: array && !hidden, scope: scope.to_string(), hidden }
 }
 
 fn budget_error(cfg: Config, instrs: usize, slots: usize, globals: usize, pool: usize, stack: usize) -> Diagnostic {

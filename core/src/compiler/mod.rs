@@ -1,8 +1,10 @@
 //! The C compiler: source text to a [`Program`] image.
 //!
 //! Phases, one module each: `lexer` (tokens, `#define`), `parser` (syntax
-//! tree, `ast`), `checker` (names, types, recursion), `codegen` (instructions
-//! over symbolic operands, calls inlined; `codegen::arith` holds the operator
+//! tree, `ast`), `checker` (names, types, the call graph) producing a
+//! `resolved` program (side tables keyed by node), `codegen` (instructions
+//! over symbolic operands; calls inlined, recursive functions compiled once
+//! with a return-site dispatch; `codegen::arith` holds the operator
 //! sequences), `layout` (labels and memory addresses). The language and the
 //! builtins are described in `BUILTINS.md` next to this file.
 //!
@@ -16,6 +18,7 @@ mod fold;
 mod layout;
 mod lexer;
 mod parser;
+mod resolved;
 
 use crate::asm;
 use crate::config::Config;
@@ -64,7 +67,11 @@ fn compile_into(source: &str, config: Config, sink: &mut Sink) -> Option<Program
     if sink.iter().any(Diagnostic::is_error) {
         return None;
     }
-    let lowered = codegen::lower(&checked, config);
+    let mut lowered = codegen::lower(&checked, config);
+    if !lowered.errors.is_empty() {
+        sink.append(&mut lowered.errors);
+        return None;
+    }
     match layout::layout(lowered, &checked, config) {
         Ok(p) => Some(p),
         Err(d) => {

@@ -10,11 +10,13 @@ use crate::diag::{Diagnostic, Span};
 /// Keywords of C this compiler does not implement, with what to say about them.
 fn unsupported(word: &str) -> Option<&'static str> {
     Some(match word {
-        "char" | "short" | "long" | "unsigned" | "signed" | "float" | "double" | "_Bool" | "bool" => {
-            "is unsupported: the only types are `int` (an N-bit word) and `void`"
+        "short" | "long" | "unsigned" | "signed" | "_Bool" | "bool" => {
+            "is unsupported: the types are `int` and `char` (N-bit words), pointers and arrays of them, and `void`"
         }
-        "struct" | "union" | "enum" | "typedef" => "is unsupported: there are no user-defined types",
-        "switch" | "case" | "default" => "is unsupported: use `if` / `else if`",
+        "float" | "double" => "is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)",
+        "struct" | "union" | "enum" | "typedef" => {
+            "is unsupported: there are no user-defined types; use parallel arrays (`int x[N], y[N];`)"
+        }
         "goto" => "is unsupported: use loops with `break` and `continue`",
         "sizeof" => "is unsupported",
         "static" | "extern" | "const" | "volatile" | "register" | "auto" | "inline" => {
@@ -31,15 +33,21 @@ pub struct Parser<'a> {
     word_bits: u32,
     /// Current nesting of expressions and statements, bounded so deep input cannot overflow the stack.
     depth: u32,
+    /// The next [`NodeId`].
+    nodes: NodeId,
 }
 
 /// Deeper nesting than this is rejected (later phases recurse over the tree too).
 const MAX_DEPTH: u32 = 150;
 
+/// Associative chains longer than this are built balanced (shorter ones compile best
+/// left-leaning: each term is added into the result in place).
+const BALANCED_FROM: usize = 32;
+
 type PResult<T> = Result<T, ()>;
 
 pub fn parse(toks: Vec<Token>, word_bits: u32, sink: &mut Sink) -> Unit {
-    let mut p = Parser { toks, i: 0, sink, word_bits, depth: 0 };
+    let mut p = Parser { toks, i: 0, sink, word_bits, depth: 0, nodes: 0 };
     let mut unit = Unit::default();
     while p.peek() != &Tok::Eof {
         let before = p.i;
@@ -50,10 +58,20 @@ pub fn parse(toks: Vec<Token>, word_bits: u32, sink: &mut Sink) -> Unit {
             p.i += 1;
         }
     }
+    unit.nodes = p.nodes;
     unit
 }
 
 impl Parser<'_> {
+    fn fresh(&mut self) -> NodeId {
+        self.nodes += 1;
+        self.nodes - 1
+    }
+
+    fn mk(&mut self, kind: ExprKind, span: Span) -> Expr {
+        Expr { id: self.fresh(), kind, span }
+    }
+
     fn peek(&self) -> &Tok {
         &self.toks[self.i.min(self.toks.len() - 1)].tok
     }
@@ -197,53 +215,58 @@ impl Parser<'_> {
         }
     }
 
-    /// `int` or `void`; anything else gets a targeted message.
-    fn base_type(&mut self) -> PResult<bool> {
+    /// `int`, `char` or `void` (`None`); anything else gets a targeted message.
+    fn base_type(&mut self) -> PResult<Option<bool>> {
         self.check_unsupported()?;
-        if self.is_word("int") {
-            self.next();
-            return Ok(true);
-        }
-        if self.is_word("void") {
-            self.next();
-            return Ok(false);
+        for (word, ty) in [("int", Some(false)), ("char", Some(true)), ("void", None)] {
+            if self.is_word(word) {
+                self.next();
+                return Ok(ty);
+            }
         }
         let found = Self::describe(self.peek());
         let span = self.span();
-        self.error(span, format!("expected a declaration (`int` or `void`), found {found}"))
+        self.error(span, format!("expected a declaration (`int`, `char` or `void`), found {found}"))
     }
 
-    fn no_pointer(&mut self) -> PResult<()> {
-        if self.is("*") {
-            let span = self.span();
-            return self.error(span, "pointers are unsupported; use arrays and indices");
+    fn is_type_word(&self) -> bool {
+        self.is_word("int") || self.is_word("char") || self.is_word("void")
+    }
+
+    fn stars(&mut self) -> u32 {
+        let mut n = 0;
+        while self.eat("*") {
+            n += 1;
         }
-        Ok(())
+        n
     }
 
     fn top_level(&mut self, unit: &mut Unit) -> PResult<()> {
         let type_span = self.span();
-        let is_int = self.base_type()?;
-        self.no_pointer()?;
+        let base = self.base_type()?;
+        let pointers = self.stars();
         let (name, span) = self.ident("a name")?;
         if self.eat("(") {
+            if pointers > 0 {
+                return self.error(type_span, "functions cannot return pointers; return an index instead");
+            }
             let params = self.params()?;
             if self.eat(";") {
                 return Ok(()); // a prototype: functions may be used before their definition anyway
             }
             self.expect("{")?;
             let body = self.block_body()?;
-            unit.funcs.push(Func { name, span, returns_int: is_int, params, body });
+            unit.funcs.push(Func { name, span, returns_int: base.is_some(), params, body });
             return Ok(());
         }
-        if !is_int {
+        if base.is_none() && pointers == 0 {
             return self.error(type_span, "variables cannot be `void`");
         }
-        let mut decls = vec![self.declarator_rest(name, span)?];
+        let mut decls = vec![self.declarator_rest(name, span, pointers)?];
         while self.eat(",") {
-            self.no_pointer()?;
+            let pointers = self.stars();
             let (n, s) = self.ident("a variable name")?;
-            decls.push(self.declarator_rest(n, s)?);
+            decls.push(self.declarator_rest(n, s, pointers)?);
         }
         self.expect(";")?;
         unit.globals.extend(decls);
@@ -262,16 +285,19 @@ impl Parser<'_> {
         }
         loop {
             let type_span = self.span();
-            if !self.base_type()? {
+            let base = self.base_type()?;
+            let pointers = self.stars();
+            if base.is_none() && pointers == 0 {
                 return self.error(type_span, "parameters cannot be `void`");
             }
-            self.no_pointer()?;
             let (name, span) = self.ident("a parameter name")?;
-            if self.is("[") {
-                let s = self.span();
-                return self.error(s, "array parameters are unsupported; make the array a global");
+            let mut dims = Vec::new();
+            while self.eat("[") {
+                dims.push(if self.is("]") { None } else { Some(self.expr()?) });
+                self.expect("]")?;
             }
-            out.push(VarDecl { name, span, len: None, init: None, id: None });
+            let id = self.fresh();
+            out.push(VarDecl { id, name, span, ty: TypeSpec { pointers, dims }, init: None });
             if self.eat(")") {
                 return Ok(out);
             }
@@ -279,39 +305,34 @@ impl Parser<'_> {
         }
     }
 
-    fn declarator_rest(&mut self, name: String, span: Span) -> PResult<VarDecl> {
-        let mut len = None;
-        if self.eat("[") {
-            if self.is("]") {
-                let s = self.span();
-                return self.error(s, "arrays need a constant size: `int a[10];`");
-            }
-            len = Some(self.expr()?);
+    fn declarator_rest(&mut self, name: String, span: Span, pointers: u32) -> PResult<VarDecl> {
+        let mut dims = Vec::new();
+        while self.eat("[") {
+            dims.push(if self.is("]") { None } else { Some(self.expr()?) });
             self.expect("]")?;
-            if self.is("[") {
-                let s = self.span();
-                return self
-                    .error(s, "multi-dimensional arrays are unsupported; index a flat array with `r * width + c`");
-            }
         }
-        let mut init = None;
-        if self.eat("=") {
-            if self.is("{") {
-                let open = self.next().span;
-                let mut items = Vec::new();
-                while !self.is("}") {
-                    items.push(self.assign()?);
-                    if !self.eat(",") {
-                        break;
-                    }
+        let init = if self.eat("=") { Some(self.initializer()?) } else { None };
+        let id = self.fresh();
+        Ok(VarDecl { id, name, span, ty: TypeSpec { pointers, dims }, init })
+    }
+
+    /// An expression, or a brace list of initializers (nested for 2-D arrays).
+    fn initializer(&mut self) -> PResult<Init> {
+        if !self.is("{") {
+            return Ok(Init::Scalar(self.assign()?));
+        }
+        self.nested(|p| {
+            let open = p.next().span;
+            let mut items = Vec::new();
+            while !p.is("}") {
+                items.push(p.initializer()?);
+                if !p.eat(",") {
+                    break;
                 }
-                self.expect("}")?;
-                init = Some(Init::List(items, open));
-            } else {
-                init = Some(Init::Scalar(self.assign()?));
             }
-        }
-        Ok(VarDecl { name, span, len, init, id: None })
+            p.expect("}")?;
+            Ok(Init::List(items, open))
+        })
     }
 
     fn block_body(&mut self) -> PResult<Vec<Stmt>> {
@@ -366,9 +387,34 @@ impl Parser<'_> {
             _ => String::new(),
         };
         match word.as_str() {
-            "int" | "void" => {
+            "int" | "char" | "void" => {
                 let decls = self.local_decl()?;
                 return Ok(Stmt::Decl(decls));
+            }
+            "switch" => {
+                self.next();
+                let e = self.paren_expr()?;
+                let open = self.span();
+                self.expect("{")?;
+                let body = self.block_body()?;
+                if !matches!(body.first(), None | Some(Stmt::Case(..))) {
+                    self.sink.push(
+                        Diagnostic::warning(open, "these statements before the first `case` never run")
+                            .with_hint("put them before the `switch`"),
+                    );
+                }
+                return Ok(Stmt::Switch(e, body));
+            }
+            "case" => {
+                self.next();
+                let e = self.ternary()?;
+                self.expect(":")?;
+                return Ok(Stmt::Case(Some(e), span));
+            }
+            "default" => {
+                self.next();
+                self.expect(":")?;
+                return Ok(Stmt::Case(None, span));
             }
             "if" => {
                 self.next();
@@ -434,21 +480,23 @@ impl Parser<'_> {
 
     fn local_decl(&mut self) -> PResult<Vec<VarDecl>> {
         let type_span = self.span();
-        if !self.base_type()? {
-            return self.error(type_span, "variables cannot be `void`");
-        }
+        let base = self.base_type()?;
         let mut decls = Vec::new();
         loop {
-            self.no_pointer()?;
+            let pointers = self.stars();
+            if base.is_none() && pointers == 0 {
+                return self.error(type_span, "variables cannot be `void`");
+            }
             let (name, span) = self.ident("a variable name")?;
             if self.is("(") {
                 return self.error(span, "functions must be defined at the top level");
             }
-            match self.declarator_rest(name.clone(), span) {
+            match self.declarator_rest(name.clone(), span, pointers) {
                 Ok(d) => decls.push(d),
                 Err(()) => {
                     // Keep the name declared so later uses do not cascade into "undefined" errors.
-                    decls.push(VarDecl { name, span, len: None, init: None, id: None });
+                    let id = self.fresh();
+                    decls.push(VarDecl { id, name, span, ty: TypeSpec { pointers, dims: Vec::new() }, init: None });
                     self.recover_stmt();
                     return Ok(decls);
                 }
@@ -468,7 +516,7 @@ impl Parser<'_> {
         self.expect("(")?;
         let init = if self.eat(";") {
             None
-        } else if self.is_word("int") {
+        } else if self.is_type_word() {
             Some(Box::new(Stmt::Decl(self.local_decl()?)))
         } else {
             self.check_unsupported()?;
@@ -517,7 +565,7 @@ impl Parser<'_> {
         self.next();
         let rhs = self.assign()?;
         let span = join(lhs.span, rhs.span);
-        Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+        Ok(self.mk(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span))
     }
 
     fn ternary(&mut self) -> PResult<Expr> {
@@ -529,33 +577,86 @@ impl Parser<'_> {
         self.expect(":")?;
         let b = self.ternary()?;
         let span = join(c.span, b.span);
-        Ok(Expr { kind: ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span })
+        Ok(self.mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span))
     }
 
+    /// Precedence climbing. The operators of one precedence level form a chain, built as C
+    /// groups it (left-leaning) unless it is long and associative under N-bit wrapping
+    /// (`+`/`-`, `*`, `&`, `|`, `^`, `&&`, `||`): a flat `1 + 1 + … + 1` of 10,000 terms is
+    /// not nesting, so it is built balanced and only real nesting meets [`MAX_DEPTH`].
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         let outer = self.depth;
-        while let Some((op, prec)) = match self.peek() {
-            Tok::Punct(p) => binop(p).filter(|&(_, prec)| prec >= min_prec),
-            _ => None,
-        } {
-            self.next();
-            // Each operator in a chain deepens the (left-leaning) tree by one level.
-            self.depth += 1;
-            if self.depth >= MAX_DEPTH {
-                let reported = self.nested(|_| Err(()));
-                self.depth = outer;
-                return reported;
+        while let Some((_, level)) = self.binop_at_least(min_prec) {
+            let mut terms = vec![(None, lhs)];
+            let mut assoc = true;
+            while let Some((op, prec)) = self.binop_at_least(level).filter(|&(_, p)| p == level) {
+                self.next();
+                assoc &= chains(op);
+                // The depth the next operand will sit at in the built tree.
+                let n = terms.len() as u32;
+                self.depth = outer + if assoc { 1 + n.ilog2() } else { n };
+                if self.depth >= MAX_DEPTH {
+                    let reported = self.nested(|_| Err(()));
+                    self.depth = outer;
+                    return reported;
+                }
+                let Ok(rhs) = self.binary(prec + 1) else {
+                    self.depth = outer;
+                    return Err(());
+                };
+                terms.push((Some(op), rhs));
             }
-            let Ok(rhs) = self.binary(prec + 1) else {
-                self.depth = outer;
-                return Err(());
-            };
-            let span = join(lhs.span, rhs.span);
-            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+            lhs = if assoc && terms.len() > BALANCED_FROM { self.balanced(terms).1 } else { self.left_fold(terms) };
         }
         self.depth = outer;
         Ok(lhs)
+    }
+
+    /// `t0 op1 t1 op2 t2 …` grouped as C does: `((t0 op1 t1) op2 t2) …`.
+    fn left_fold(&mut self, terms: Vec<(Option<BinOp>, Expr)>) -> Expr {
+        let mut it = terms.into_iter();
+        let (_, mut lhs) = it.next().expect("invariant: a chain has a first term");
+        for (op, rhs) in it {
+            let op = op.expect("invariant: every term after the first has an operator");
+            let span = join(lhs.span, rhs.span);
+            lhs = self.mk(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
+        }
+        lhs
+    }
+
+    /// The same chain as a balanced tree, for associative operators. Returns whether the
+    /// chain's value is the built expression negated: terms after a `-` are summed with their
+    /// sign, so `a - b - c` halves into `a - b` and `-(c)`, joined as `(a - b) - c`; a half that
+    /// starts with a `-` term is built as its positive counterpart and subtracted.
+    fn balanced(&mut self, mut terms: Vec<(Option<BinOp>, Expr)>) -> (bool, Expr) {
+        if terms.len() == 1 {
+            let (op, e) = terms.pop().expect("invariant: one term");
+            return (op == Some(BinOp::Sub), e);
+        }
+        let right = terms.split_off(terms.len() / 2);
+        let join_op = right[0].0.expect("invariant: every term after the first has an operator");
+        let (neg_l, l) = self.balanced(terms);
+        let (neg_r, r) = self.balanced(right);
+        let op = match join_op {
+            BinOp::Add | BinOp::Sub => {
+                if neg_l == neg_r {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                }
+            }
+            other => other,
+        };
+        let span = join(l.span, r.span);
+        (neg_l, self.mk(ExprKind::Binary(op, Box::new(l), Box::new(r)), span))
+    }
+
+    fn binop_at_least(&self, min_prec: u8) -> Option<(BinOp, u8)> {
+        match self.peek() {
+            Tok::Punct(p) => binop(p).filter(|&(_, prec)| prec >= min_prec),
+            _ => None,
+        }
     }
 
     fn unary(&mut self) -> PResult<Expr> {
@@ -577,10 +678,16 @@ impl Parser<'_> {
                 self.next();
                 let t = self.unary()?;
                 let span = join(span, t.span);
-                return Ok(Expr { kind: ExprKind::IncDec { inc, post: false, target: Box::new(t) }, span });
+                return Ok(self.mk(ExprKind::IncDec { inc, post: false, target: Box::new(t) }, span));
             }
-            Tok::Punct("&") => return self.error(span, "taking an address is unsupported: there are no pointers"),
-            Tok::Punct("*") => return self.error(span, "dereferencing is unsupported: there are no pointers"),
+            Tok::Punct(p @ ("&" | "*")) => {
+                let addr = *p == "&";
+                self.next();
+                let x = self.unary()?;
+                let span = join(span, x.span);
+                let kind = if addr { ExprKind::AddrOf(Box::new(x)) } else { ExprKind::Deref(Box::new(x)) };
+                return Ok(self.mk(kind, span));
+            }
             _ => None,
         };
         let Some(op) = op else { return self.postfix() };
@@ -593,12 +700,12 @@ impl Parser<'_> {
                 let t = self.next();
                 let span = join(span, t.span);
                 let v = self.literal(v, false, true, span)?;
-                return Ok(Expr { kind: ExprKind::Num(-v), span });
+                return Ok(self.mk(ExprKind::Num(-v), span));
             }
         }
         let x = self.unary()?;
         let span = join(span, x.span);
-        Ok(Expr { kind: ExprKind::Unary(op, Box::new(x)), span })
+        Ok(self.mk(ExprKind::Unary(op, Box::new(x)), span))
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
@@ -609,15 +716,18 @@ impl Parser<'_> {
                     let inc = *p == "++";
                     let end = self.next().span;
                     let span = join(e.span, end);
-                    e = Expr { kind: ExprKind::IncDec { inc, post: true, target: Box::new(e) }, span };
+                    e = self.mk(ExprKind::IncDec { inc, post: true, target: Box::new(e) }, span);
+                }
+                Tok::Punct("[") => {
+                    self.next();
+                    let idx = self.expr()?;
+                    let close = self.expect("]")?;
+                    let span = join(e.span, close);
+                    e = self.mk(ExprKind::Index(Box::new(e), Box::new(idx)), span);
                 }
                 Tok::Punct("." | "->") => {
                     let s = self.span();
                     return self.error(s, "member access is unsupported: there are no structs");
-                }
-                Tok::Punct("[") if !matches!(e.kind, ExprKind::Var(..)) => {
-                    let s = self.span();
-                    return self.error(s, "only a named array can be indexed");
                 }
                 _ => return Ok(e),
             }
@@ -628,11 +738,14 @@ impl Parser<'_> {
         self.check_unsupported()?;
         let t = self.next();
         match t.tok {
-            Tok::Num(v, hex) => Ok(Expr { kind: ExprKind::Num(self.literal(v, hex, false, t.span)?), span: t.span }),
+            Tok::Num(v, hex) => {
+                let v = self.literal(v, hex, false, t.span)?;
+                Ok(self.mk(ExprKind::Num(v), t.span))
+            }
             Tok::Punct("(") => {
-                if self.is_word("int") || self.is_word("void") {
+                if self.is_type_word() {
                     let s = self.span();
-                    return self.error(s, "casts are unsupported: every value is an `int`");
+                    return self.error(s, "casts are unsupported: `int` and `char` are both N-bit words");
                 }
                 let e = self.expr()?;
                 let close = self.expect(")")?;
@@ -650,19 +763,9 @@ impl Parser<'_> {
                         }
                     }
                     let close = self.expect(")")?;
-                    return Ok(Expr { kind: ExprKind::Call(name, args, None), span: join(t.span, close) });
+                    return Ok(self.mk(ExprKind::Call(name, args), join(t.span, close)));
                 }
-                if self.eat("[") {
-                    let idx = self.expr()?;
-                    let close = self.expect("]")?;
-                    if self.is("[") {
-                        let s = self.span();
-                        return self.error(s, "multi-dimensional arrays are unsupported");
-                    }
-                    let span = join(t.span, close);
-                    return Ok(Expr { kind: ExprKind::Index(name, None, Box::new(idx)), span });
-                }
-                Ok(Expr { kind: ExprKind::Var(name, None), span: t.span })
+                Ok(self.mk(ExprKind::Var(name), t.span))
             }
             other => {
                 self.i -= usize::from(other != Tok::Eof);
@@ -701,7 +804,23 @@ impl Parser<'_> {
 }
 
 fn is_keyword(s: &str) -> bool {
-    matches!(s, "int" | "void" | "if" | "else" | "while" | "do" | "for" | "break" | "continue" | "return")
+    matches!(
+        s,
+        "int"
+            | "char"
+            | "void"
+            | "if"
+            | "else"
+            | "while"
+            | "do"
+            | "for"
+            | "break"
+            | "continue"
+            | "return"
+            | "switch"
+            | "case"
+            | "default"
+    )
 }
 
 /// Joins two spans; a span over several lines is reduced to its first token's line.
@@ -727,6 +846,15 @@ fn compound_op(p: &str) -> Option<BinOp> {
         ">>=" => BinOp::Shr,
         _ => return None,
     })
+}
+
+/// Whether a chain of `op` may be regrouped: associative under N-bit wrapping (`-` as the
+/// addition of a negated term, see [`balanced`]; `&&` and `||` keep their order of evaluation).
+fn chains(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::LogAnd | BinOp::LogOr
+    )
 }
 
 /// C's binary operators with their precedence (higher binds tighter).

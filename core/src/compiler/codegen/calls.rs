@@ -1,6 +1,7 @@
-//! Calls: user functions are inlined into fresh stack frames; builtins expand in place.
+//! Calls: user functions that do not recurse are inlined into fresh stack frames
+//! (recursive ones are called out of line, see `outline`); builtins expand in place.
 
-use super::{assigns, Gen, Mem, Ret};
+use super::{Gen, Mem, Ret};
 use crate::compiler::ast::*;
 use crate::isa::Opcode;
 
@@ -10,18 +11,19 @@ impl Gen<'_> {
     pub(super) fn call_into(&mut self, dst: Mem, callee: Callee, args: &[Expr], e: &Expr, guard: bool) {
         match callee {
             Callee::User(f) => {
-                // The callee writes its result straight into `dst` unless it could see `dst`
-                // (only globals are visible to a callee, and only those it uses matter).
-                let visible = match dst {
-                    Mem::Global(s) => self.global_at(s).is_none_or(|g| self.uses[f].contains(&g)),
-                    _ => false,
-                };
+                // The callee writes its result straight into `dst` unless it could see `dst`:
+                // a global it uses, or any variable when it reads through pointers.
+                let visible = self.r.calls.through_pointers[f]
+                    || match dst {
+                        Mem::Global(s) => self.global_at(s).is_none_or(|g| self.r.calls.globals_used[f].contains(&g)),
+                        _ => false,
+                    };
                 if !visible {
-                    self.inline(f, args, Some(dst), guard);
+                    self.call_user(f, args, Some(dst), guard);
                 } else {
                     let m = self.mark();
                     let t = self.temp();
-                    self.inline(f, args, Some(t), false);
+                    self.call_user(f, args, Some(t), false);
                     self.op2(Opcode::Mov, dst, t);
                     self.release(m);
                 }
@@ -30,30 +32,48 @@ impl Gen<'_> {
         }
     }
 
+    /// A call of user function `f` whose result goes to `ret`.
+    pub(super) fn call_user(&mut self, f: usize, args: &[Expr], ret: Option<Mem>, guard: bool) {
+        if self.r.calls.recursive[f] {
+            self.call_outlined(f, args, ret);
+        } else {
+            self.inline(f, args, ret, guard);
+        }
+    }
+
+    /// The global variable occupying memory slot `slot`.
+    fn global_at(&self, slot: usize) -> Option<VarId> {
+        self.r.vars.iter().position(|v| v.global_slot.is_some_and(|s| (s..s + v.ty.words()).contains(&slot)))
+    }
+
     /// Inlines a call: arguments into fresh parameter slots, then the body.
-    pub(super) fn inline(&mut self, f: usize, args: &[Expr], ret: Option<Mem>, guard: bool) {
+    fn inline(&mut self, f: usize, args: &[Expr], ret: Option<Mem>, guard: bool) {
         if self.items.len() > self.limit {
             return;
         }
-        let func = &self.ck.unit.funcs[f];
+        let func = &self.r.unit.funcs[f];
         let m = self.mark();
         let saved_loc = self.loc;
         let mut bound = Vec::new();
+        let lend = std::mem::replace(&mut self.lend_addresses, !self.r.calls.reaches_recursion[f]);
         for (p, a) in func.params.iter().zip(args) {
-            let id = p.id.expect("checked");
-            // A constant argument to a parameter the callee never assigns is substituted.
-            // A parameter the callee never assigns can share the argument's storage when that is
-            // a constant or a caller local (the callee cannot reach the caller's locals).
-            if !assigns(&func.body, id) {
-                if let Some(k) = self.constant(a) {
-                    bound.push((id, self.konst(k)));
-                    continue;
-                }
-                if let ExprKind::Var(_, Some(v)) = a.kind {
-                    if let m @ Mem::Stack(_) = self.var_mem(v) {
+            let id = self.r.decl(p);
+            // A constant argument (a number, or a fixed address such as `&x` or an array) to a
+            // parameter the callee never assigns is substituted. Such a parameter can also
+            // share the argument's storage when that is a caller local whose address is never
+            // taken (then the callee cannot reach it).
+            if !self.body_assigns(&func.body, id) && !self.r.exposed.contains(&id) {
+                match self.static_value(a) {
+                    Some(k @ (Mem::Const(_) | Mem::GlobalAddr(_) | Mem::StackAddr(_))) => {
+                        self.check_escape(a);
+                        bound.push((id, k));
+                        continue;
+                    }
+                    Some(m @ Mem::Stack(_)) if self.r.var_of(a).is_some_and(|v| !self.r.exposed.contains(&v)) => {
                         bound.push((id, m));
                         continue;
                     }
+                    _ => {}
                 }
             }
             let slot = self.temp();
@@ -80,6 +100,7 @@ impl Gen<'_> {
         self.loops = loops;
         self.place(exit);
         self.loc = saved_loc;
+        self.lend_addresses = lend;
         self.release(m);
     }
 

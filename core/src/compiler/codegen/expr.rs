@@ -1,5 +1,6 @@
 //! Expressions: values into memory operands, assignments, and conditions as jumps.
 
+use super::place::Place;
 use super::{Gen, Label, Mem};
 use crate::compiler::ast::*;
 use crate::isa::Opcode;
@@ -7,20 +8,18 @@ use crate::isa::Opcode;
 impl Gen<'_> {
     /// A memory operand holding the value of `e` (a variable's own slot when possible).
     pub fn value(&mut self, e: &Expr) -> Mem {
-        if let Some(k) = self.constant(e) {
-            return self.konst(k);
+        if let Some(v) = self.static_value(e) {
+            self.check_escape(e);
+            return v;
         }
-        match &e.kind {
-            ExprKind::Var(_, Some(id)) => self.var_mem(*id),
-            ExprKind::Index(_, Some(id), idx) if self.const_index(*id, idx).is_some() => {
-                self.elem_mem(*id, self.const_index(*id, idx).unwrap_or(0))
-            }
-            _ => {
-                let t = self.temp();
-                self.into(t, e);
-                t
+        if !self.r.ty(e).is_array() {
+            if let Some(m) = self.direct_place(e) {
+                return m;
             }
         }
+        let t = self.temp();
+        self.into(t, e);
+        t
     }
 
     pub(super) fn is_simple(&self, e: &Expr) -> bool {
@@ -32,20 +31,17 @@ impl Gen<'_> {
         if let Some(k) = self.constant(e) {
             return self.op2(Opcode::Mov, dst, self.konst(k));
         }
+        if self.r.ty(e).is_array() {
+            // An array (or a string) used as a value is the address of its first element.
+            return self.address_into(dst, e);
+        }
         match &e.kind {
-            ExprKind::Num(_) => {}
-            ExprKind::Var(..) => {
-                let src = self.value(e);
-                self.op2(Opcode::Mov, dst, src);
-            }
-            ExprKind::Index(_, id, idx) => {
-                let id = id.expect("checked");
-                if let Some(k) = self.const_index(id, idx) {
-                    return self.op2(Opcode::Mov, dst, self.elem_mem(id, k));
-                }
-                self.pointer(dst, id, idx);
-                self.op2(Opcode::Load, dst, dst);
-            }
+            ExprKind::Num(_) | ExprKind::Str(_) => unreachable!("invariant: literals fold, strings are arrays"),
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) => match self.place_in(e, Some(dst)) {
+                Place::Direct(m) => self.op2(Opcode::Mov, dst, m),
+                Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
+            },
+            ExprKind::AddrOf(x) => self.address_into(dst, x),
             ExprKind::Unary(UnOp::Neg, x) if self.is_simple(x) => {
                 let src = self.value(x);
                 self.op2(Opcode::Xor, dst, dst);
@@ -60,9 +56,8 @@ impl Gen<'_> {
                 self.op2(Opcode::Xor, dst, self.konst(-1));
             }
             ExprKind::Unary(UnOp::Not, _) => self.boolean(dst, e),
-            ExprKind::Binary(op, _, _) if op.is_compare() || matches!(op, BinOp::LogAnd | BinOp::LogOr) => {
-                self.boolean(dst, e)
-            }
+            ExprKind::Binary(op, _, _) if !op.is_arith() => self.boolean(dst, e),
+            ExprKind::Binary(op, a, b) if self.pointer_arith(dst, *op, a, b, e) => {}
             ExprKind::Binary(op, a, b) => {
                 let m = self.mark();
                 // A constant goes on the right of a commutative operator (`3 * x` shifts and adds).
@@ -98,7 +93,7 @@ impl Gen<'_> {
                 self.op2(Opcode::Mov, dst, v);
                 self.release(m);
             }
-            ExprKind::Call(_, args, callee) => self.call_into(dst, callee.expect("checked"), args, e, false),
+            ExprKind::Call(_, args) => self.call_into(dst, self.r.callee(e), args, e, false),
             ExprKind::Cond(c, a, b) => {
                 let (els, end) = (self.label(), self.label());
                 self.cond(c, false, els);
@@ -118,18 +113,21 @@ impl Gen<'_> {
     /// writes only when it succeeds, and a call writes only at its `return`, which is guarded
     /// the same way.
     pub(super) fn set_var(&mut self, dst: Mem, e: &Expr) {
-        if self.constant(e).is_some() {
+        if self.constant(e).is_some() || self.r.ty(e).is_array() {
             return self.into(dst, e);
         }
         match &e.kind {
-            ExprKind::Index(_, Some(id), idx) if self.const_index(*id, idx).is_none() => {
+            ExprKind::Index(..) | ExprKind::Deref(_) if self.direct_place(e).is_none() => {
                 let m = self.mark();
-                let p = self.temp();
-                self.pointer(p, *id, idx);
-                self.op2(Opcode::Load, dst, p);
+                match self.place_in(e, None) {
+                    Place::Direct(src) => self.op2(Opcode::Mov, dst, src),
+                    Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
+                }
                 self.release(m);
             }
-            ExprKind::Call(_, args, Some(c @ Callee::User(_))) => self.call_into(dst, *c, args, e, true),
+            ExprKind::Call(_, args) if matches!(self.r.callee(e), Callee::User(_)) => {
+                self.call_into(dst, self.r.callee(e), args, e, true)
+            }
             ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
             _ if !self.may_fault(e) => self.into(dst, e),
             _ => {
@@ -143,25 +141,18 @@ impl Gen<'_> {
     }
 
     /// Whether evaluating `e` can stop the machine with a fault: a division by anything but a
-    /// nonzero constant, an index computed at run time, or a call.
+    /// nonzero constant, a memory access at a computed slot, or a call.
     fn may_fault(&self, e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Num(_) | ExprKind::Var(..) => false,
-            ExprKind::Index(_, id, idx) => {
-                id.is_none_or(|id| self.const_index(id, idx).is_none()) || self.may_fault(idx)
-            }
+        e.any(&mut |x| match &x.kind {
+            ExprKind::Index(..) | ExprKind::Deref(_) => self.direct_place(x).is_none(),
             ExprKind::Call(..) => true,
-            ExprKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
-                self.constant(b).is_none_or(|k| k == 0) || self.may_fault(a) || self.may_fault(b)
-            }
-            ExprKind::Unary(_, x) | ExprKind::IncDec { target: x, .. } => self.may_fault(x),
-            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => self.may_fault(a) || self.may_fault(b),
-            ExprKind::Cond(c, a, b) => self.may_fault(c) || self.may_fault(a) || self.may_fault(b),
-        }
+            ExprKind::Binary(BinOp::Div | BinOp::Rem, _, b) => self.constant(b).is_none_or(|k| k == 0),
+            _ => false,
+        })
     }
 
     pub(super) fn is_var(&self, e: &Expr, m: Mem) -> bool {
-        matches!(e.kind, ExprKind::Var(_, Some(id)) if self.var_mem(id) == m)
+        matches!(e.kind, ExprKind::Var(_)) && !self.r.ty(e).is_array() && self.var_mem(self.r.var(e)) == m
     }
 
     /// `dst ← 0 or 1` from a condition.
@@ -187,13 +178,16 @@ impl Gen<'_> {
             ExprKind::IncDec { inc, target, .. } => {
                 self.incdec(*inc, false, target, false);
             }
-            ExprKind::Call(_, args, Some(Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame)))) => {
-                self.builtin_effect(*b, args)
-            }
-            ExprKind::Call(_, args, Some(Callee::User(f))) => {
-                let ret = self.ck.unit.funcs[*f].returns_int.then(|| self.temp());
-                self.inline(*f, args, ret, false);
-            }
+            ExprKind::Call(_, args) => match self.r.callee(e) {
+                Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame)) => self.builtin_effect(b, args),
+                Callee::User(f) => {
+                    let ret = self.r.unit.funcs[f].returns_int.then(|| self.temp());
+                    self.call_user(f, args, ret, false);
+                }
+                Callee::Builtin(_) => {
+                    self.value(e);
+                }
+            },
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 let end = self.label();
                 self.cond(a, *op == BinOp::LogOr, end);
@@ -215,45 +209,61 @@ impl Gen<'_> {
         }
     }
 
+    /// The variable whose storage a place belongs to, when it is reached by name (not
+    /// through a pointer): `x`, `a[2]`, `m[1][0]`.
+    fn root_var(&self, e: &Expr) -> Option<VarId> {
+        match &e.kind {
+            ExprKind::Var(_) => Some(self.r.var(e)),
+            ExprKind::Index(b, _) if self.r.ty(b).is_array() => self.root_var(b),
+            _ => None,
+        }
+    }
+
+    /// The right operand of `p += k` / `p -= k`, scaled by the stride of `p`.
+    fn step_operand(&mut self, lhs: &Expr, rhs: &Expr) -> Mem {
+        let w = if self.r.ty(lhs).is_ptr() { self.stride(lhs) } else { 1 };
+        if w == 1 {
+            return self.value(rhs);
+        }
+        let t = self.temp();
+        self.into(t, rhs);
+        self.mul_const(t, w as i64, None);
+        t
+    }
+
     /// Performs an assignment; returns where the assigned value can be read.
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr) -> Mem {
-        let (id, idx) = match &lhs.kind {
-            ExprKind::Var(_, Some(id)) => (*id, None),
-            ExprKind::Index(_, Some(id), idx) => (*id, Some(idx.as_ref())),
-            _ => return self.value(rhs),
-        };
-        let scalar = match idx {
-            None => Some(self.var_mem(id)),
-            Some(i) => self.const_index(id, i).map(|k| self.elem_mem(id, k)),
-        };
-        if let Some(m) = scalar {
+        if let Some(m) = self.direct_place(lhs) {
             match op {
                 Some(op) => {
-                    let r = self.value(rhs);
+                    let r = self.step_operand(lhs, rhs);
                     self.apply(m, op, r, rhs);
                 }
-                None if !self.touches(rhs, id) => self.set_var(m, rhs),
-                None => match &rhs.kind {
-                    // `x = x op b` in place: `b` is read before `x` is written, and `apply`
-                    // checks a divisor before it writes. `&&`, `||` and comparisons are no
-                    // `apply` operators: they take the general path below.
-                    ExprKind::Binary(op, a, b)
-                        if op.is_arith() && self.is_var(a, m) && idx.is_none() && !self.touches(b, id) =>
-                    {
-                        let r = self.value(b);
-                        self.apply(m, *op, r, rhs);
-                    }
-                    _ => {
-                        let t = self.temp();
-                        self.into(t, rhs);
-                        self.op2(Opcode::Mov, m, t);
-                    }
+                None => match self.root_var(lhs) {
+                    Some(id) if !self.touches(rhs, id) => self.set_var(m, rhs),
+                    Some(id) => match &rhs.kind {
+                        // `x = x op b` in place: `b` is read before `x` is written, and `apply`
+                        // checks a divisor before it writes. `&&`, `||` and comparisons are no
+                        // `apply` operators: they take the general path below.
+                        ExprKind::Binary(op, a, b)
+                            if op.is_arith() && self.is_var(a, m) && !self.touches(b, id) && !self.r.ty(a).is_ptr() =>
+                        {
+                            let r = self.value(b);
+                            self.apply(m, *op, r, rhs);
+                        }
+                        _ => self.through_temp(m, rhs),
+                    },
+                    // `*p` at a fixed address: a right side that reads one word moves at once;
+                    // any other may read the target through another name, so it is built apart.
+                    None if self.static_value(rhs).is_some() || self.direct_place(rhs).is_some() => self.into(m, rhs),
+                    None => self.through_temp(m, rhs),
                 },
             }
             return m;
         }
-        let p = self.temp();
-        self.pointer(p, id, idx.expect("indexed"));
+        let Place::Indirect(p) = self.place_in(lhs, None) else {
+            unreachable!("invariant: a place that is not direct is indirect")
+        };
         match op {
             None => {
                 let r = self.value(rhs);
@@ -263,7 +273,7 @@ impl Gen<'_> {
             Some(op) => {
                 let t = self.temp();
                 self.op2(Opcode::Load, t, p);
-                let r = self.value(rhs);
+                let r = self.step_operand(lhs, rhs);
                 self.apply(t, op, r, rhs);
                 self.op2(Opcode::Store, t, p);
                 t
@@ -271,30 +281,35 @@ impl Gen<'_> {
         }
     }
 
+    fn through_temp(&mut self, m: Mem, rhs: &Expr) {
+        let t = self.temp();
+        self.into(t, rhs);
+        self.op2(Opcode::Mov, m, t);
+    }
+
     /// `++x` / `x--`…; returns where the expression's value can be read when `want` is set.
+    /// A pointer moves by its stride.
     pub(super) fn incdec(&mut self, inc: bool, post: bool, target: &Expr, want: bool) -> Mem {
-        let op = if inc { Opcode::Inc } else { Opcode::Dec };
-        let (id, idx) = match &target.kind {
-            ExprKind::Var(_, Some(id)) => (*id, None),
-            ExprKind::Index(_, Some(id), idx) => (*id, Some(idx.as_ref())),
-            _ => return self.konst(0),
+        let w = if self.r.ty(target).is_ptr() { self.stride(target) } else { 1 };
+        let step = |g: &mut Self, m: Mem| match (w, inc) {
+            (1, true) => g.op1(Opcode::Inc, m),
+            (1, false) => g.op1(Opcode::Dec, m),
+            (_, true) => g.op2(Opcode::Add, m, g.konst(w as i64)),
+            (_, false) => g.op2(Opcode::Sub, m, g.konst(w as i64)),
         };
-        let scalar = match idx {
-            None => Some(self.var_mem(id)),
-            Some(i) => self.const_index(id, i).map(|k| self.elem_mem(id, k)),
-        };
-        if let Some(m) = scalar {
+        if let Some(m) = self.direct_place(target) {
             if post && want {
                 let t = self.temp();
                 self.op2(Opcode::Mov, t, m);
-                self.op1(op, m);
+                step(self, m);
                 return t;
             }
-            self.op1(op, m);
+            step(self, m);
             return m;
         }
-        let p = self.temp();
-        self.pointer(p, id, idx.expect("indexed"));
+        let Place::Indirect(p) = self.place_in(target, None) else {
+            unreachable!("invariant: a place that is not direct is indirect")
+        };
         let t = self.temp();
         self.op2(Opcode::Load, t, p);
         let old = if post && want {
@@ -304,7 +319,7 @@ impl Gen<'_> {
         } else {
             None
         };
-        self.op1(op, t);
+        step(self, t);
         self.op2(Opcode::Store, t, p);
         old.unwrap_or(t)
     }
@@ -336,8 +351,17 @@ impl Gen<'_> {
             }
             ExprKind::Binary(op, a, b) if op.is_compare() => {
                 let m = self.mark();
-                let x = self.value(a);
-                let y = self.value(b);
+                let mut x = self.value(a);
+                let mut y = self.value(b);
+                if !matches!(op, BinOp::Eq | BinOp::Ne) && self.r.ty(a).decayed().is_ptr() {
+                    // Slot indices are unsigned: flipping the sign bit orders them as signed words.
+                    let min = self.konst(self.cfg.word_min() as i64);
+                    for v in [&mut x, &mut y] {
+                        let t = self.copy(*v);
+                        self.op2(Opcode::Xor, t, min);
+                        *v = t;
+                    }
+                }
                 let rel = if sense { *op } else { negate_rel(*op) };
                 self.consumable = [x, y].into_iter().filter(|t| matches!(t, Mem::Stack(d) if *d >= m)).collect();
                 self.rel_jump(x, y, rel, target);

@@ -1,24 +1,34 @@
-//! Lowering of the checked tree to instructions over symbolic operands
-//! (variables, pooled constants, stack slots, labels); [`super::layout`]
-//! later fixes addresses.
+//! Lowering of the resolved program to instructions over symbolic operands
+//! (variables, pooled constants, stack slots, registers, labels);
+//! [`super::layout`] later fixes addresses.
 //!
-//! Every call is inlined. Locals, parameters and temporaries live on a
-//! compile-time stack: a callee's frame sits above its caller's live slots,
-//! so frames of functions never live together share memory, and no callee
-//! local aliases a caller variable. Results are built in place
-//! (`dst op= operand`), which fits the machine's two-operand instructions.
+//! Calls to functions that do not recurse are inlined. Locals, parameters and
+//! temporaries live on a compile-time stack: a callee's frame sits above its
+//! caller's live slots, so frames of functions never live together share
+//! memory, and no callee local aliases a caller variable. Results are built in
+//! place (`dst op= operand`), which fits the machine's two-operand
+//! instructions.
+//!
+//! Recursive functions (`outline`) are compiled once, above everything else on
+//! the compile-time stack, and called through a run-time stack in memory: the
+//! caller pushes its live frame and a return-site number, the callee ends with
+//! a dispatch over the numbers of its call sites (the machine has no indirect
+//! jump), and the caller pops its frame back.
 
 mod arith;
 mod calls;
 mod expr;
+mod outline;
+mod place;
 
 use super::ast::*;
-use super::checker::Checked;
 use super::fold;
+use super::resolved::{InitWord, Resolved, Ty};
 use crate::config::Config;
+use crate::diag::Diagnostic;
 use crate::image::SrcLoc;
 use crate::isa::Opcode;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub type Label = usize;
 
@@ -29,8 +39,28 @@ pub enum Mem {
     Stack(usize),
     /// A pooled constant (already wrapped to N bits).
     Const(i64),
-    /// A pooled constant holding the slot index of stack slot `d` (the base of a local array).
+    /// A pooled constant holding the slot index of stack slot `d` (the address of a local).
     StackAddr(usize),
+    /// A pooled constant holding slot index `s` (the address of a global).
+    GlobalAddr(usize),
+    /// Word `i` of the frame of the recursive functions (their parameters), before the
+    /// frame's base is known; becomes a `Stack` slot at the end of code generation.
+    Frame(usize),
+    /// A register of the run-time call stack.
+    Reg(Reg),
+}
+
+/// The registers recursive calls use (hidden compiler slots, placed by layout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reg {
+    /// The run-time stack pointer: the slot the next push writes.
+    Sp,
+    /// Words still free on the run-time stack (a push that would make it negative overflows).
+    Room,
+    /// A recursive function's result.
+    Ret,
+    /// The return-site number a recursive function dispatches on.
+    Site,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +86,8 @@ pub struct Lowered {
     pub frames: Vec<Label>,
     /// Locals and parameters with the stack slot of their first instance.
     pub locals: Vec<(VarId, usize)>,
+    /// Problems only code generation sees (the address of a recursive function's local).
+    pub errors: Vec<Diagnostic>,
 }
 
 /// Where an inlined function's `return` delivers its value.
@@ -71,7 +103,7 @@ pub struct Ret {
 
 pub struct Gen<'a> {
     cfg: Config,
-    ck: &'a Checked,
+    r: &'a Resolved,
     items: Vec<Item>,
     labels: usize,
     depth: usize,
@@ -79,8 +111,9 @@ pub struct Gen<'a> {
     env: HashMap<VarId, Mem>,
     /// Innermost function being inlined: where its result goes and its exit.
     rets: Vec<Ret>,
-    /// Innermost loops of the current function: (break, continue).
-    loops: Vec<(Label, Label)>,
+    /// Innermost loops and `switch`es of the current function: (break, continue); a
+    /// `switch` has no `continue` of its own.
+    loops: Vec<(Label, Option<Label>)>,
     traps: Vec<(Label, String, Option<SrcLoc>)>,
     frames: Vec<Label>,
     locals: Vec<(VarId, usize)>,
@@ -89,16 +122,21 @@ pub struct Gen<'a> {
     limit: usize,
     /// Value ranges known for some slots (counters of simple `for` loops), used to drop sign checks.
     ranges: HashMap<Mem, (i64, i64)>,
-    /// Globals each function reads or writes, directly or through its calls.
-    uses: Vec<HashSet<VarId>>,
     /// Temporaries holding comparison operands that are dead afterwards, so a test may consume them.
     consumable: Vec<Mem>,
+    /// Recursive functions: their entry labels and return sites (see `outline`).
+    outline: outline::Outlined,
+    /// Set while an inlined call that reaches no recursive function is generated (its
+    /// arguments and body): the address of a recursive function's local may be lent to it,
+    /// since no call saves and restores that local while the callee holds the address.
+    lend_addresses: bool,
+    errors: Vec<Diagnostic>,
 }
 
-pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
+pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
     let mut g = Gen {
         cfg,
-        ck,
+        r,
         items: Vec::new(),
         labels: 0,
         depth: 0,
@@ -113,16 +151,19 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
         limit: 4 * cfg.instr_slots() + 1000,
         ranges: HashMap::new(),
         consumable: Vec::new(),
-        uses: globals_used(ck),
+        outline: outline::Outlined::default(),
+        lend_addresses: false,
+        errors: Vec::new(),
     };
     let end = g.label();
     g.rets.push(Ret { slot: None, exit: end, guard: false });
-    for s in &ck.unit.funcs[ck.main].body {
+    for s in &r.unit.funcs[r.main].body {
         g.stmt(s);
     }
     g.place(end);
     g.loc = None;
     g.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
+    g.outlined_bodies();
     let traps = std::mem::take(&mut g.traps);
     for (l, _, loc) in &traps {
         g.place(*l);
@@ -131,7 +172,15 @@ pub fn lower(ck: &Checked, cfg: Config) -> Lowered {
     }
     let traps = traps.into_iter().map(|(l, msg, _)| (l, msg)).collect();
     let truncated = g.items.len() > g.limit;
-    Lowered { truncated, items: g.items, stack_slots: g.max_depth, traps, frames: g.frames, locals: g.locals }
+    Lowered {
+        truncated,
+        items: g.items,
+        stack_slots: g.max_depth,
+        traps,
+        frames: g.frames,
+        locals: g.locals,
+        errors: g.errors,
+    }
 }
 
 impl Gen<'_> {
@@ -184,6 +233,14 @@ impl Gen<'_> {
         Mem::Stack(self.depth - 1)
     }
 
+    /// `n` consecutive fresh stack slots; returns the first.
+    pub fn temps(&mut self, n: usize) -> usize {
+        let base = self.depth;
+        self.depth += n;
+        self.max_depth = self.max_depth.max(self.depth);
+        base
+    }
+
     pub fn mark(&self) -> usize {
         self.depth
     }
@@ -206,74 +263,34 @@ impl Gen<'_> {
     // ---- variables ----
 
     fn var_mem(&self, id: VarId) -> Mem {
-        match self.ck.vars[id].global_slot {
+        match self.r.vars[id].global_slot {
             Some(s) => Mem::Global(s),
-            None => self.env.get(&id).copied().unwrap_or(Mem::Stack(0)),
+            None => *self.env.get(&id).expect("invariant: a local is bound before it is used"),
         }
     }
 
-    fn elem_mem(&self, id: VarId, k: i64) -> Mem {
-        match self.var_mem(id) {
-            Mem::Global(s) => Mem::Global(s + k as usize),
-            Mem::Stack(s) => Mem::Stack(s + k as usize),
-            m => m,
-        }
-    }
-
-    /// A constant index within the bounds of array `id`. Out-of-bounds constants that only
-    /// appear after inlining (the checker rejects literal ones) go through a run-time pointer,
-    /// like any computed index.
-    fn const_index(&self, id: VarId, idx: &Expr) -> Option<i64> {
-        let len = self.ck.vars[id].len.unwrap_or(1) as i64;
-        self.constant(idx).filter(|k| (0..len).contains(k))
-    }
-
-    /// The global variable occupying memory slot `slot`.
-    fn global_at(&self, slot: usize) -> Option<VarId> {
-        self.ck.vars.iter().position(|v| v.global_slot.is_some_and(|s| (s..s + v.len.unwrap_or(1)).contains(&slot)))
-    }
-
-    /// The constant holding the slot index of `a[0]`, or `None` when it is slot 0.
-    fn base_addr(&self, id: VarId) -> Option<Mem> {
-        match self.var_mem(id) {
-            Mem::Global(0) => None,
-            Mem::Global(s) => Some(self.konst(s as i64)),
-            Mem::Stack(d) => Some(Mem::StackAddr(d)),
-            _ => None,
-        }
-    }
-
-    /// `dst ← slot index of a[idx]` (dst must be safe to write before `idx` is read).
-    fn pointer(&mut self, dst: Mem, id: VarId, idx: &Expr) {
-        self.into(dst, idx);
-        if let Some(b) = self.base_addr(id) {
-            self.op2(Opcode::Add, dst, b);
-        }
-    }
-
-    /// Whether evaluating `e` may read or write variable `id` (calls may touch any global).
+    /// Whether evaluating `e` may read or write variable `id`: by name, through a pointer
+    /// when its address is taken, or in a call that uses it.
     fn touches(&self, e: &Expr, id: VarId) -> bool {
-        let global = self.ck.vars[id].global_slot.is_some();
-        match &e.kind {
-            ExprKind::Num(_) => false,
-            ExprKind::Var(_, v) => *v == Some(id),
-            ExprKind::Index(_, v, i) => *v == Some(id) || self.touches(i, id),
-            ExprKind::Call(_, args, c) => {
-                let callee_uses = match c {
-                    Some(Callee::User(f)) => global && self.uses[*f].contains(&id),
-                    _ => false,
-                };
-                callee_uses || args.iter().any(|a| self.touches(a, id))
-            }
-            ExprKind::Unary(_, x) => self.touches(x, id),
-            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => self.touches(a, id) || self.touches(b, id),
-            ExprKind::IncDec { target, .. } => self.touches(target, id),
-            ExprKind::Cond(c, a, b) => self.touches(c, id) || self.touches(a, id) || self.touches(b, id),
-        }
+        let global = self.r.vars[id].global_slot.is_some();
+        let exposed = self.r.exposed.contains(&id);
+        e.any(&mut |x| match &x.kind {
+            ExprKind::Var(_) => self.r.var(x) == id,
+            ExprKind::Deref(_) => exposed,
+            ExprKind::Index(b, _) => exposed && !self.r.ty(b).is_array(),
+            ExprKind::Call(..) => match self.r.callee(x) {
+                Callee::User(f) => {
+                    (global && self.r.calls.globals_used[f].contains(&id))
+                        || (exposed && self.r.calls.through_pointers[f])
+                }
+                Callee::Builtin(_) => false,
+            },
+            _ => false,
+        })
     }
 
     fn constant(&self, e: &Expr) -> Option<i64> {
-        let known = |id: VarId| match self.env.get(&id) {
+        let known = |x: &Expr| match self.env.get(&self.r.var(x)) {
             Some(Mem::Const(k)) => Some(*k),
             _ => None,
         };
@@ -312,10 +329,17 @@ impl Gen<'_> {
                 self.looped(init.as_deref(), cond.as_ref(), step.as_ref(), body, false);
                 self.release(m);
             }
-            Stmt::Break(span) | Stmt::Continue(span) => {
+            Stmt::Switch(e, body) => self.switch(e, body),
+            Stmt::Case(..) => unreachable!("invariant: the checker keeps case labels directly in their switch"),
+            Stmt::Break(span) => {
                 self.set_loc(*span);
-                let (brk, cont) = *self.loops.last().expect("checked: inside a loop");
-                self.jump(Opcode::Jmp, None, if matches!(s, Stmt::Break(_)) { brk } else { cont });
+                let brk = self.loops.last().expect("invariant: the checker keeps break in a loop or switch").0;
+                self.jump(Opcode::Jmp, None, brk);
+            }
+            Stmt::Continue(span) => {
+                self.set_loc(*span);
+                let cont = self.loops.iter().rev().find_map(|l| l.1);
+                self.jump(Opcode::Jmp, None, cont.expect("invariant: the checker keeps continue in a loop"));
             }
             Stmt::Return(e, span) => {
                 self.set_loc(*span);
@@ -345,6 +369,49 @@ impl Gen<'_> {
         self.release(m);
     }
 
+    /// `switch`: the value is compared with each `case` in turn by subtracting the
+    /// difference to the previous one (two instructions a case), then the body runs from
+    /// the matching label; `break` leaves it, and cases fall through as in C.
+    fn switch(&mut self, e: &Expr, body: &[Stmt]) {
+        self.set_loc(e.span);
+        let m = self.mark();
+        let t = self.temp();
+        self.into(t, e);
+        let end = self.label();
+        let mut default = None;
+        let mut labels = Vec::new();
+        let mut prev = 0;
+        for s in body {
+            if let Stmt::Case(k, _) = s {
+                let l = self.label();
+                labels.push(l);
+                match k {
+                    Some(k) => {
+                        let v = self.r.case_value(k);
+                        if v != prev {
+                            self.op2(Opcode::Sub, t, self.konst(v - prev));
+                        }
+                        self.jump(Opcode::Jz, Some(t), l);
+                        prev = v;
+                    }
+                    None => default = Some(l),
+                }
+            }
+        }
+        self.jump(Opcode::Jmp, None, default.unwrap_or(end));
+        self.loops.push((end, None));
+        let mut labels = labels.into_iter();
+        for s in body {
+            match s {
+                Stmt::Case(..) => self.place(labels.next().expect("invariant: one label per case")),
+                s => self.stmt(s),
+            }
+        }
+        self.loops.pop();
+        self.place(end);
+        self.release(m);
+    }
+
     /// Loops are rotated: the test sits at the bottom, so each iteration runs one jump fewer.
     fn looped(&mut self, init: Option<&Stmt>, c: Option<&Expr>, step: Option<&Expr>, body: &Stmt, do_while: bool) {
         if let Some(i) = init {
@@ -364,7 +431,7 @@ impl Gen<'_> {
             self.jump(Opcode::Jmp, None, test);
         }
         self.place(top);
-        self.loops.push((brk, cont));
+        self.loops.push((brk, Some(cont)));
         self.scoped(body);
         self.loops.pop();
         self.place(cont);
@@ -391,8 +458,9 @@ impl Gen<'_> {
     }
 
     /// Recognises `for (int i = A; i < B; i++)` (also `<=`, `i += s` with s > 0) whose body
-    /// never assigns `i`: returns i's slot, the range it stays in while the loop runs,
-    /// and whether the first test is known to pass.
+    /// never assigns `i` (by name, or through a pointer: its address is never taken):
+    /// returns i's slot, the range it stays in while the loop runs, and whether the first
+    /// test is known to pass.
     fn counter(
         &self,
         init: Option<&Stmt>,
@@ -402,19 +470,22 @@ impl Gen<'_> {
     ) -> Option<(Mem, i64, i64, bool)> {
         let Some(Stmt::Decl(ds)) = init else { return None };
         let [d] = ds.as_slice() else { return None };
-        let (id, Some(Init::Scalar(a))) = (d.id?, &d.init) else { return None };
+        let Some(Init::Scalar(a)) = &d.init else { return None };
+        let id = self.r.decl(d);
+        if self.r.vars[id].ty != Ty::Int || self.r.exposed.contains(&id) {
+            return None;
+        }
         let a = self.constant(a)?;
         let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), x, b) = &c?.kind else { return None };
         let b = self.constant(b)?;
         let s = match &step?.kind {
-            ExprKind::IncDec { inc: true, target, .. } if is_var_id(target, id) => 1,
-            ExprKind::Assign(Some(BinOp::Add), target, s) if is_var_id(target, id) => self.constant(s)?,
+            ExprKind::IncDec { inc: true, target, .. } if self.is_var_id(target, id) => 1,
+            ExprKind::Assign(Some(BinOp::Add), target, s) if self.is_var_id(target, id) => self.constant(s)?,
             _ => return None,
         };
         let last = if *op == BinOp::Lt { b - 1 } else { b };
         let hi = a.max(last + s);
-        let ok =
-            is_var_id(x, id) && s > 0 && hi <= self.cfg.word_max() as i64 && !assigns(std::slice::from_ref(body), id);
+        let ok = self.is_var_id(x, id) && s > 0 && hi <= self.cfg.word_max() as i64 && !self.assigns(body, id);
         ok.then(|| (self.var_mem(id), a, hi, a <= last))
     }
 
@@ -427,33 +498,25 @@ impl Gen<'_> {
     }
 
     fn local(&mut self, d: &VarDecl) {
-        let id = d.id.expect("checked");
-        let len = self.ck.vars[id].len;
-        let base = self.depth;
-        for _ in 0..len.unwrap_or(1) {
-            self.temp();
-        }
+        let id = self.r.decl(d);
+        let base = self.temps(self.r.vars[id].ty.words());
         if !self.locals.iter().any(|l| l.0 == id) {
             self.locals.push((id, base));
         }
         self.set_loc(d.span);
-        match &d.init {
-            Some(Init::Scalar(e)) => {
+        if d.init.is_some() {
+            // An initializer's fault leaves the new variable indeterminate, as C allows:
+            // the words are computed in place.
+            for (k, w) in self.r.init_words(d).iter().enumerate() {
                 let m = self.mark();
-                self.into(Mem::Stack(base), e);
+                let slot = Mem::Stack(base + k);
+                match w {
+                    InitWord::Zero => self.op2(Opcode::Xor, slot, slot),
+                    InitWord::Value(v) => self.op2(Opcode::Mov, slot, self.konst(*v)),
+                    InitWord::Expr(e) => self.into(slot, e),
+                }
                 self.release(m);
             }
-            Some(Init::List(items, _)) => {
-                for k in 0..len.unwrap_or(0) {
-                    let m = self.mark();
-                    match items.get(k) {
-                        Some(e) => self.into(Mem::Stack(base + k), e),
-                        None => self.op2(Opcode::Xor, Mem::Stack(base + k), Mem::Stack(base + k)),
-                    }
-                    self.release(m);
-                }
-            }
-            None => {}
         }
         // Bound after the initializer: `int x = x;` reads the outer `x`, as the checker resolved it.
         self.env.insert(id, Mem::Stack(base));
@@ -464,131 +527,21 @@ impl Gen<'_> {
         self.op2(Opcode::Mov, t, m);
         t
     }
-}
 
-/// For each function, the globals it reads or writes, including through the functions it calls
-/// (the call graph is acyclic: the checker rejects recursion).
-fn globals_used(ck: &Checked) -> Vec<HashSet<VarId>> {
-    fn expr(e: &Expr, ck: &Checked, out: &mut HashSet<VarId>, calls: &mut Vec<usize>) {
-        let mut var = |v: &Option<VarId>| {
-            if let Some(v) = v.filter(|&v| ck.vars[v].global_slot.is_some()) {
-                out.insert(v);
-            }
-        };
-        match &e.kind {
-            ExprKind::Num(_) => {}
-            ExprKind::Var(_, v) => var(v),
-            ExprKind::Index(_, v, i) => {
-                var(v);
-                expr(i, ck, out, calls);
-            }
-            ExprKind::Call(_, args, c) => {
-                if let Some(Callee::User(f)) = c {
-                    calls.push(*f);
-                }
-                args.iter().for_each(|a| expr(a, ck, out, calls));
-            }
-            ExprKind::Unary(_, x) | ExprKind::IncDec { target: x, .. } => expr(x, ck, out, calls),
-            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
-                expr(a, ck, out, calls);
-                expr(b, ck, out, calls);
-            }
-            ExprKind::Cond(c, a, b) => [c, a, b].iter().for_each(|x| expr(x, ck, out, calls)),
-        }
+    fn is_var_id(&self, e: &Expr, id: VarId) -> bool {
+        self.r.var_of(e) == Some(id)
     }
-    fn stmt(s: &Stmt, ck: &Checked, out: &mut HashSet<VarId>, calls: &mut Vec<usize>) {
-        let mut exprs: Vec<&Expr> = Vec::new();
-        let mut stmts: Vec<&Stmt> = Vec::new();
-        match s {
-            Stmt::Decl(ds) => {
-                for d in ds {
-                    match &d.init {
-                        Some(Init::Scalar(x)) => exprs.push(x),
-                        Some(Init::List(items, _)) => exprs.extend(items),
-                        None => {}
-                    }
-                }
-            }
-            Stmt::Expr(x) | Stmt::Return(Some(x), _) => exprs.push(x),
-            Stmt::If(c, a, b) => {
-                exprs.push(c);
-                stmts.push(a);
-                stmts.extend(b.as_deref());
-            }
-            Stmt::While(c, b) | Stmt::DoWhile(b, c) => {
-                exprs.push(c);
-                stmts.push(b);
-            }
-            Stmt::For { init, cond, step, body } => {
-                exprs.extend(cond.iter().chain(step.iter()));
-                stmts.extend(init.as_deref());
-                stmts.push(body);
-            }
-            Stmt::Block(b) => stmts.extend(b),
-            Stmt::Return(None, _) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => {}
-        }
-        exprs.into_iter().for_each(|x| expr(x, ck, out, calls));
-        stmts.into_iter().for_each(|x| stmt(x, ck, out, calls));
-    }
-    let funcs = &ck.unit.funcs;
-    let direct: Vec<(HashSet<VarId>, Vec<usize>)> = funcs
-        .iter()
-        .map(|f| {
-            let (mut out, mut calls) = (HashSet::new(), Vec::new());
-            f.body.iter().for_each(|s| stmt(s, ck, &mut out, &mut calls));
-            (out, calls)
+
+    /// Whether a statement assigns (or increments) variable `id` by name.
+    fn assigns(&self, s: &Stmt, id: VarId) -> bool {
+        s.any_expr(&mut |e| match &e.kind {
+            ExprKind::Assign(_, t, _) | ExprKind::IncDec { target: t, .. } => self.is_var_id(t, id),
+            _ => false,
         })
-        .collect();
-    (0..funcs.len())
-        .map(|f| {
-            let (mut all, mut todo, mut seen) = (HashSet::new(), vec![f], HashSet::new());
-            while let Some(g) = todo.pop() {
-                if seen.insert(g) {
-                    all.extend(direct[g].0.iter().copied());
-                    todo.extend(direct[g].1.iter().copied());
-                }
-            }
-            all
-        })
-        .collect()
-}
-
-fn is_var_id(e: &Expr, id: VarId) -> bool {
-    matches!(e.kind, ExprKind::Var(_, Some(v)) if v == id)
-}
-
-/// Whether any statement assigns (or increments) variable `id`.
-fn assigns(body: &[Stmt], id: VarId) -> bool {
-    fn e_assigns(e: &Expr, id: VarId) -> bool {
-        let target = |t: &Expr| matches!(t.kind, ExprKind::Var(_, Some(v)) if v == id);
-        match &e.kind {
-            ExprKind::Num(_) | ExprKind::Var(..) => false,
-            ExprKind::Index(_, _, i) | ExprKind::Unary(_, i) => e_assigns(i, id),
-            ExprKind::Call(_, args, _) => args.iter().any(|a| e_assigns(a, id)),
-            ExprKind::Binary(_, a, b) => e_assigns(a, id) || e_assigns(b, id),
-            ExprKind::Assign(_, a, b) => target(a) || e_assigns(a, id) || e_assigns(b, id),
-            ExprKind::IncDec { target: t, .. } => target(t) || e_assigns(t, id),
-            ExprKind::Cond(c, a, b) => e_assigns(c, id) || e_assigns(a, id) || e_assigns(b, id),
-        }
     }
-    fn s_assigns(s: &Stmt, id: VarId) -> bool {
-        let opt = |e: &Option<Expr>| e.as_ref().is_some_and(|e| e_assigns(e, id));
-        match s {
-            Stmt::Decl(ds) => ds.iter().any(|d| match &d.init {
-                Some(Init::Scalar(e)) => e_assigns(e, id),
-                Some(Init::List(items, _)) => items.iter().any(|e| e_assigns(e, id)),
-                None => false,
-            }),
-            Stmt::Expr(e) => e_assigns(e, id),
-            Stmt::If(c, a, b) => e_assigns(c, id) || s_assigns(a, id) || b.as_ref().is_some_and(|b| s_assigns(b, id)),
-            Stmt::While(c, b) | Stmt::DoWhile(b, c) => e_assigns(c, id) || s_assigns(b, id),
-            Stmt::For { init, cond, step, body } => {
-                init.as_ref().is_some_and(|i| s_assigns(i, id)) || opt(cond) || opt(step) || s_assigns(body, id)
-            }
-            Stmt::Return(e, _) => opt(e),
-            Stmt::Block(b) => b.iter().any(|s| s_assigns(s, id)),
-            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => false,
-        }
+
+    /// Whether a function's body assigns its parameter `id` by name.
+    fn body_assigns(&self, body: &[Stmt], id: VarId) -> bool {
+        body.iter().any(|s| self.assigns(s, id))
     }
-    body.iter().any(|s| s_assigns(s, id))
 }

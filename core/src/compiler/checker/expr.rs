@@ -1,0 +1,308 @@
+//! Expressions: names resolved, calls checked against their function, and a
+//! type for each (recorded by node). Pointer arithmetic follows C: `p + k`,
+//! `p - k`, `p - q`, comparisons of pointers, `p[i]` as `*(p + i)`; an array
+//! used as a value decays to a pointer to its first element.
+
+use super::{fold, Checker};
+use crate::compiler::ast::*;
+use crate::compiler::resolved::Ty;
+use crate::diag::Diagnostic;
+
+impl Checker<'_> {
+    /// Checks `e` and returns its type (an array is not decayed here); `value` says
+    /// whether its result is used.
+    pub(super) fn expr(&mut self, e: &Expr, value: bool) -> Ty {
+        let t = self.expr_inner(e, value);
+        self.types.insert(e.id, t.clone());
+        t
+    }
+
+    /// The type of `e`'s value: arrays decay (and the array's variable is then exposed).
+    fn rvalue(&mut self, e: &Expr) -> Ty {
+        let t = self.expr(e, true);
+        if t.is_array() {
+            self.expose(e);
+        }
+        t.decayed()
+    }
+
+    /// Marks the variable an address is taken of: `x` in `&x`, `a` in `&a[i]` or `a + 1`.
+    fn expose(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(_) => {
+                if let Some(&v) = self.names.get(&e.id) {
+                    self.exposed.insert(v);
+                }
+            }
+            ExprKind::Index(b, _) if self.types.get(&b.id).is_some_and(Ty::is_array) => self.expose(b),
+            _ => {}
+        }
+    }
+
+    /// Notes that the current function reads or writes through a pointer.
+    fn through_pointer(&mut self) {
+        if !self.func_name.is_empty() {
+            self.derefs[self.current] = true;
+        }
+    }
+
+    fn expr_inner(&mut self, e: &Expr, value: bool) -> Ty {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Num(_) => Ty::Int,
+            ExprKind::Str(bytes) => {
+                let slot = self.data.len();
+                self.data.extend(bytes.iter().map(|&b| b as i64).chain([0]));
+                self.strings.insert(e.id, slot);
+                Ty::Array(Box::new(Ty::Int), bytes.len() + 1)
+            }
+            ExprKind::Var(name) => {
+                let Some(id) = self.lookup(name, span) else { return Ty::Error };
+                self.names.insert(e.id, id);
+                if self.vars[id].global_slot.is_some() && !self.func_name.is_empty() {
+                    self.globals[self.current].insert(id);
+                }
+                self.vars[id].ty.clone()
+            }
+            ExprKind::Index(b, i) => {
+                // Indexing an array names one of its elements: no address escapes.
+                let bt = self.expr(b, true).decayed();
+                if self.types.get(&b.id).is_some_and(Ty::is_ptr) {
+                    self.through_pointer();
+                }
+                self.int_operand(i, "an index");
+                let Some(elem) = bt.pointee().cloned() else {
+                    if bt == Ty::Error {
+                        return Ty::Error;
+                    }
+                    let msg = format!("{} is not an array or a pointer", self.what(b));
+                    self.sink
+                        .push(Diagnostic::error(b.span, msg).with_note(format!("its type is `{}`", bt.describe())));
+                    return Ty::Int;
+                };
+                if let Ty::Array(_, len) = self.types.get(&b.id).cloned().unwrap_or(Ty::Int) {
+                    if let Some(k) = fold::eval(&self.cfg, i).filter(|k| !(0..len as i64).contains(k)) {
+                        let msg = format!("index {k} is out of bounds for {}, which has {len} elements", self.what(b));
+                        self.err(i.span, msg);
+                    }
+                }
+                elem
+            }
+            ExprKind::Call(name, args) => self.call(e, name, args, value),
+            ExprKind::Unary(op, x) => {
+                let t = self.rvalue(x);
+                if *op != UnOp::Not && t.is_ptr() {
+                    self.err(x.span, format!("this operator needs an `int`, not `{}`", t.describe()));
+                }
+                Ty::Int
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
+            ExprKind::Assign(op, lhs, rhs) => {
+                let lt = self.lvalue(lhs);
+                let rt = self.rvalue(rhs);
+                match op {
+                    None => self.assignable(&lt, &rt, rhs, "this value"),
+                    Some(BinOp::Add | BinOp::Sub) if lt.is_ptr() => {
+                        if rt.is_ptr() {
+                            self.err(rhs.span, "a pointer moves by an `int`");
+                        }
+                    }
+                    Some(op) => {
+                        if lt.is_ptr() || rt.is_ptr() {
+                            self.err(span, format!("`{}=` needs `int`s", symbol(*op)));
+                        }
+                        self.zero_divisor(*op, rhs);
+                    }
+                }
+                lt
+            }
+            ExprKind::IncDec { target, .. } => self.lvalue(target),
+            ExprKind::Cond(c, a, b) => {
+                self.condition(c);
+                let (ta, tb) = (self.expr(a, value).decayed(), self.expr(b, value).decayed());
+                if ta != tb && value && ta != Ty::Error && tb != Ty::Error {
+                    let msg = format!("the two branches differ: `{}` and `{}`", ta.describe(), tb.describe());
+                    self.err(span, msg);
+                }
+                ta
+            }
+            ExprKind::AddrOf(x) => {
+                let t = match &x.kind {
+                    ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) => self.expr(x, true),
+                    _ => {
+                        self.sink.push(
+                            Diagnostic::error(x.span, "only a variable or an element has an address")
+                                .with_hint("write `&x`, `&a[i]`"),
+                        );
+                        self.expr(x, true)
+                    }
+                };
+                self.expose(x);
+                Ty::Ptr(Box::new(t))
+            }
+            ExprKind::Deref(x) => {
+                self.through_pointer();
+                let t = self.rvalue(x);
+                match t.pointee() {
+                    Some(p) => p.clone(),
+                    None if t == Ty::Error => Ty::Error,
+                    None => {
+                        let msg = format!("only a pointer can be dereferenced, not `{}`", t.describe());
+                        self.err(x.span, msg);
+                        Ty::Int
+                    }
+                }
+            }
+        }
+    }
+
+    /// How a message names `e`: "`a`" for a name, "this" otherwise.
+    fn what(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Var(n) => format!("`{n}`"),
+            _ => "this".into(),
+        }
+    }
+
+    fn int_operand(&mut self, e: &Expr, what: &str) {
+        let t = self.rvalue(e);
+        if t.is_ptr() {
+            self.err(e.span, format!("{what} must be an `int`, not `{}`", t.describe()));
+        }
+    }
+
+    fn zero_divisor(&mut self, op: BinOp, b: &Expr) {
+        if matches!(op, BinOp::Div | BinOp::Rem) && fold::eval(&self.cfg, b) == Some(0) {
+            self.sink.push(
+                Diagnostic::warning(b.span, "division by zero")
+                    .with_note("reaching this stops the program with a \"division by zero\" fault"),
+            );
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Ty {
+        let (ta, tb) = (self.rvalue(a), self.rvalue(b));
+        self.zero_divisor(op, b);
+        let null = |e: &Expr, cfg| fold::eval(cfg, e) == Some(0);
+        let span = crate::compiler::parser::join(a.span, b.span);
+        match (op, ta.is_ptr(), tb.is_ptr()) {
+            _ if ta == Ty::Error || tb == Ty::Error => Ty::Error,
+            (_, false, false) => Ty::Int,
+            (BinOp::LogAnd | BinOp::LogOr, ..) => Ty::Int,
+            (BinOp::Add, true, false) | (BinOp::Sub, true, false) if tb == Ty::Int => ta,
+            (BinOp::Add, false, true) if ta == Ty::Int => tb,
+            (BinOp::Sub, true, true) if ta == tb => Ty::Int,
+            (_, true, true) if op.is_compare() && ta == tb => Ty::Int,
+            (BinOp::Eq | BinOp::Ne, true, false) if null(b, &self.cfg) => Ty::Int,
+            (BinOp::Eq | BinOp::Ne, false, true) if null(a, &self.cfg) => Ty::Int,
+            _ => {
+                let msg = format!("`{}` cannot combine `{}` and `{}`", symbol(op), ta.describe(), tb.describe());
+                let note = "pointers take `+`/`-` with an `int`, `-` and comparisons with a pointer of the same type";
+                self.sink.push(Diagnostic::error(span, msg).with_note(note));
+                Ty::Int
+            }
+        }
+    }
+
+    /// Checks an assignment target: a variable that is not an array, an element, `*p`.
+    pub(super) fn lvalue(&mut self, e: &Expr) -> Ty {
+        let t = self.expr(e, true);
+        match &e.kind {
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) if t.is_array() => {
+                let msg = format!("the array {} cannot be assigned as a whole", self.what(e));
+                self.sink.push(Diagnostic::error(e.span, msg).with_hint("assign its elements one by one"));
+            }
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) => {}
+            _ => self.sink.push(
+                Diagnostic::error(e.span, "this cannot be assigned to")
+                    .with_note("only variables, array elements and `*p` can be assigned"),
+            ),
+        }
+        t
+    }
+
+    /// Checks that a value of type `from` (decayed) may be stored where `to` is expected.
+    pub(super) fn assignable(&mut self, to: &Ty, from: &Ty, e: &Expr, what: &str) {
+        let from = from.decayed();
+        let ok = match (to, &from) {
+            (Ty::Error, _) | (_, Ty::Error) | (Ty::Int, Ty::Int) => true,
+            (Ty::Ptr(_), Ty::Int) => fold::eval(&self.cfg, e) == Some(0),
+            (Ty::Ptr(a), Ty::Ptr(b)) => a == b,
+            _ => false,
+        };
+        if !ok {
+            let msg = format!("{what} is `{}` but `{}` is expected", from.describe(), to.describe());
+            let mut d = Diagnostic::error(e.span, msg);
+            if to.is_ptr() && from == Ty::Int {
+                d = d.with_hint("take an address with `&x`, or pass an array by its name");
+            } else if to == &Ty::Int && from.is_ptr() {
+                d = d.with_hint("dereference it: `*p`, `p[i]`");
+            }
+            self.sink.push(d);
+        }
+    }
+
+    fn call(&mut self, e: &Expr, name: &str, args: &[Expr], value: bool) -> Ty {
+        let span = e.span;
+        let (params, returns) = if let Some(b) = Builtin::lookup(name) {
+            self.callees.insert(e.id, Callee::Builtin(b));
+            (vec![Ty::Int; b.arity()], b.returns_value())
+        } else if let Some(&f) = self.funcs.get(name) {
+            self.callees.insert(e.id, Callee::User(f));
+            if !self.calls[self.current].iter().any(|c| c.0 == f) {
+                self.calls[self.current].push((f, span));
+            }
+            (self.sigs[f].params.clone(), self.sigs[f].returns_int)
+        } else {
+            args.iter().for_each(|a| {
+                self.expr(a, true);
+            });
+            let mut d = Diagnostic::error(span, format!("undefined function `{name}`"));
+            if matches!(name, "scanf" | "malloc" | "calloc" | "free" | "exit" | "strlen" | "strcpy") {
+                d = d
+                    .with_note("there is no C library: the builtins are listed in the Help panel (BUILTINS.md)")
+                    .with_hint("use fixed-size arrays, and write small helpers such as `strlen` yourself");
+            }
+            self.sink.push(d);
+            return Ty::Error;
+        };
+        if args.len() != params.len() {
+            let msg = format!("`{name}` takes {} argument(s) but {} were given", params.len(), args.len());
+            self.err(span, msg);
+        }
+        for (k, a) in args.iter().enumerate() {
+            let t = self.expr(a, true);
+            if let Some(p) = params.get(k) {
+                self.assignable(p, &t, a, &format!("argument {}", k + 1));
+            }
+        }
+        if value && !returns {
+            self.err(span, format!("`{name}` returns no value"));
+        }
+        Ty::Int
+    }
+}
+
+/// An operator's C spelling, for messages.
+fn symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Rem => "%",
+        BinOp::And => "&",
+        BinOp::Or => "|",
+        BinOp::Xor => "^",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+        BinOp::LogAnd => "&&",
+        BinOp::LogOr => "||",
+    }
+}

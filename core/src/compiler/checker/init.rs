@@ -1,0 +1,98 @@
+//! Initializers: `= e`, `= {…}` (nested for 2-D arrays, or flat with braces
+//! left out, as C allows) and `= "text"` for `char` arrays, flattened to one
+//! entry per memory word.
+
+use super::Checker;
+use crate::compiler::ast::*;
+use crate::compiler::resolved::Ty;
+use crate::diag::Diagnostic;
+
+pub use crate::compiler::resolved::InitWord as Word;
+
+/// The type of each word of an object of type `ty`.
+pub fn word_type(ty: &Ty) -> Ty {
+    match ty {
+        Ty::Array(t, _) => word_type(t),
+        t => t.clone(),
+    }
+}
+
+/// The length an unsized array of `elem`s takes from its initializer.
+pub fn inferred_len(elem: &Ty, init: Option<&Init>) -> Option<usize> {
+    match init? {
+        Init::Scalar(Expr { kind: ExprKind::Str(bytes), .. }) if *elem == Ty::Int => Some(bytes.len() + 1),
+        Init::List(items, _) if elem.is_array() && !items.iter().all(|i| matches!(i, Init::List(..))) => {
+            Some(items.len().div_ceil(elem.words()).max(1))
+        }
+        Init::List(items, _) => Some(items.len().max(1)),
+        Init::Scalar(_) => None,
+    }
+}
+
+impl Checker<'_> {
+    /// The words `init` gives an object of type `ty` (fewer than it has: the rest are zero).
+    pub(super) fn flatten(&mut self, d: &VarDecl, ty: &Ty, init: &Init) -> Vec<Word> {
+        let mut out = Vec::new();
+        self.fill(d, ty, init, &mut out);
+        out
+    }
+
+    fn fill(&mut self, d: &VarDecl, ty: &Ty, init: &Init, out: &mut Vec<Word>) {
+        let start = out.len();
+        match (ty, init) {
+            (Ty::Array(t, n), Init::Scalar(Expr { kind: ExprKind::Str(bytes), span, .. })) if **t == Ty::Int => {
+                if bytes.len() > *n {
+                    let msg = format!("the string has {} characters but `{}` holds {n}", bytes.len(), d.name);
+                    self.sink.push(
+                        Diagnostic::error(*span, msg)
+                            .with_hint(format!("leave the size out (`{}[]`) to fit the string and its '\\0'", d.name)),
+                    );
+                }
+                out.extend(bytes.iter().take(*n).map(|&b| Word::Value(b as i64)));
+            }
+            (Ty::Array(t, n), Init::List(items, span)) => {
+                let rows = t.is_array() && items.iter().all(|i| matches!(i, Init::List(..)));
+                if rows || !t.is_array() {
+                    if items.len() > *n {
+                        let msg = format!("{} initializers for `{}`, which has {n} elements", items.len(), d.name);
+                        self.err(*span, msg);
+                    }
+                    for (k, item) in items.iter().enumerate().take(*n) {
+                        self.pad(out, start + k * t.words());
+                        self.fill(d, t, item, out);
+                    }
+                } else {
+                    // Braces left out: the values fill the elements in memory order.
+                    if items.len() > ty.words() {
+                        let msg =
+                            format!("{} initializers for `{}`, which has {} words", items.len(), d.name, ty.words());
+                        self.err(*span, msg);
+                    }
+                    for item in items.iter().take(ty.words()) {
+                        match item {
+                            Init::Scalar(e) => out.push(Word::Expr(e.clone())),
+                            Init::List(_, span) => {
+                                self.err(*span, "give every row its braces, or none: `{{1, 2}, {3, 4}}`")
+                            }
+                        }
+                    }
+                }
+            }
+            (Ty::Array(..), Init::Scalar(e)) => {
+                self.err(e.span, format!("initialize the array `{}` with a list: `{{1, 2, 3}}`", d.name))
+            }
+            (_, Init::Scalar(e)) => out.push(Word::Expr(e.clone())),
+            (_, Init::List(items, span)) => match items.as_slice() {
+                [Init::Scalar(e)] => out.push(Word::Expr(e.clone())),
+                _ => self.err(*span, format!("`{}` is not an array", d.name)),
+            },
+        }
+        self.pad(out, start + ty.words());
+    }
+
+    fn pad(&self, out: &mut Vec<Word>, len: usize) {
+        while out.len() < len {
+            out.push(Word::Zero);
+        }
+    }
+}

@@ -1,0 +1,477 @@
+//! Name resolution and semantic checks: every name is bound to a variable or
+//! function, every expression gets a type (`int`, pointers, arrays), loops and
+//! `switch`es enclose `break`, global data is constant and fits memory. The
+//! result is a [`Resolved`] program: side tables keyed by node, and the call
+//! graph (recursive functions are marked, not rejected).
+
+mod expr;
+mod init;
+
+use super::ast::*;
+use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
+use super::{fold, Sink};
+use crate::config::Config;
+use crate::diag::{Diagnostic, Span};
+use std::collections::{HashMap, HashSet};
+
+/// A function's signature.
+struct Sig {
+    params: Vec<Ty>,
+    returns_int: bool,
+}
+
+/// The `switch` being checked: its case values so far and whether it has a `default`.
+#[derive(Default)]
+struct SwitchScope {
+    values: HashMap<i64, u32>,
+    default: Option<u32>,
+}
+
+struct Checker<'a> {
+    cfg: Config,
+    sink: &'a mut Sink,
+    vars: Vec<VarInfo>,
+    scopes: Vec<HashMap<String, VarId>>,
+    funcs: HashMap<String, usize>,
+    sigs: Vec<Sig>,
+    /// Calls made by each function: (callee, span of the first call).
+    calls: Vec<Vec<(usize, Span)>>,
+    /// Globals each function names directly.
+    globals: Vec<HashSet<VarId>>,
+    /// Functions that read or write through a pointer themselves.
+    derefs: Vec<bool>,
+    exposed: HashSet<VarId>,
+    current: usize,
+    func_name: String,
+    returns_int: bool,
+    loops: u32,
+    switches: Vec<SwitchScope>,
+    data: Vec<i64>,
+    names: HashMap<NodeId, VarId>,
+    callees: HashMap<NodeId, Callee>,
+    types: HashMap<NodeId, Ty>,
+    strings: HashMap<NodeId, usize>,
+    cases: HashMap<NodeId, i64>,
+    inits: HashMap<NodeId, Vec<init::Word>>,
+}
+
+pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
+    let n = unit.funcs.len();
+    let mut ck = Checker {
+        cfg,
+        sink,
+        vars: Vec::new(),
+        scopes: vec![HashMap::new()],
+        funcs: HashMap::new(),
+        sigs: Vec::new(),
+        calls: vec![Vec::new(); n],
+        globals: vec![HashSet::new(); n],
+        derefs: vec![false; n],
+        exposed: HashSet::new(),
+        current: 0,
+        func_name: String::new(),
+        returns_int: false,
+        loops: 0,
+        switches: Vec::new(),
+        data: Vec::new(),
+        names: HashMap::new(),
+        callees: HashMap::new(),
+        types: HashMap::new(),
+        strings: HashMap::new(),
+        cases: HashMap::new(),
+        inits: HashMap::new(),
+    };
+    for g in &unit.globals {
+        ck.global(g);
+    }
+    for (i, f) in unit.funcs.iter().enumerate() {
+        let params = f.params.iter().map(|p| ck.param_type(p)).collect();
+        ck.sigs.push(Sig { params, returns_int: f.returns_int });
+        if Builtin::lookup(&f.name).is_some() {
+            ck.sink.push(Diagnostic::error(f.span, format!("`{}` is a builtin and cannot be redefined", f.name)));
+        } else if let Some(&prev) = ck.funcs.get(&f.name) {
+            let first = unit.funcs[prev].span;
+            ck.sink.push(
+                Diagnostic::error(f.span, format!("function `{}` is defined twice", f.name))
+                    .with_note(format!("first defined on line {}", first.line)),
+            );
+        } else if ck.scopes[0].contains_key(&f.name) {
+            ck.sink.push(Diagnostic::error(f.span, format!("`{}` is already a global variable", f.name)));
+        } else {
+            ck.funcs.insert(f.name.clone(), i);
+        }
+    }
+    for (i, f) in unit.funcs.iter().enumerate() {
+        ck.current = i;
+        ck.function(f);
+    }
+    let main = match ck.funcs.get("main") {
+        Some(&m) => {
+            if !unit.funcs[m].params.is_empty() {
+                ck.sink.push(Diagnostic::error(unit.funcs[m].span, "`main` must not take parameters"));
+            }
+            m
+        }
+        None if ck.sink.iter().any(Diagnostic::is_error) => return None,
+        None => {
+            ck.sink.push(
+                Diagnostic::error(Span::new(1, 1, 2), "the program has no `main` function")
+                    .with_hint("add `int main() { … }`: execution starts there"),
+            );
+            return None;
+        }
+    };
+    let calls = CallGraph::new(ck.calls, ck.globals, ck.derefs);
+    if calls.recursive[main] {
+        let span = calls.callees.iter().flatten().find(|c| c.0 == main).map_or(unit.funcs[main].span, |c| c.1);
+        ck.sink.push(
+            Diagnostic::error(span, "`main` cannot be called")
+                .with_note("`main` runs once, when the program starts; it is not recursive"),
+        );
+    }
+    let Checker { vars, data, names, callees, types, strings, cases, exposed, inits, .. } = ck;
+    Some(Resolved { unit, vars, main, data, calls, names, callees, types, strings, cases, exposed, inits })
+}
+
+impl Checker<'_> {
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.sink.push(Diagnostic::error(span, msg));
+    }
+
+    fn const_value(&mut self, e: &Expr, what: &str) -> Option<i64> {
+        let v = fold::eval(&self.cfg, e);
+        if v.is_none() {
+            self.sink.push(
+                Diagnostic::error(e.span, format!("{what} must be a constant expression"))
+                    .with_note("only numbers, `#define` names and operators on them are allowed here"),
+            );
+        }
+        v
+    }
+
+    /// The length of one array dimension (`None` for `[]`).
+    fn dim(&mut self, d: &VarDecl, e: &Option<Expr>) -> Option<usize> {
+        let e = e.as_ref()?;
+        let v = self.const_value(e, "an array size")?;
+        if v <= 0 {
+            self.err(e.span, format!("the array `{}` must have a positive size, not {v}", d.name));
+            return Some(1);
+        }
+        let m = self.cfg.mem_slots as i64;
+        if v > m {
+            let mut d = Diagnostic::error(e.span, format!("the array `{}` needs {v} slots but memory has {m}", d.name));
+            if let Some(c) = Config::smallest_fitting(0, v as usize, self.cfg.word_bits) {
+                d = d.with_hint(format!("the `{}` configuration has {} memory slots", c.name, c.mem_slots));
+            }
+            self.sink.push(d);
+            return Some(1);
+        }
+        Some(v as usize)
+    }
+
+    /// The element type of a declaration: the base with its `*`s.
+    fn scalar(spec: &TypeSpec) -> Ty {
+        (0..spec.pointers).fold(Ty::Int, |t, _| Ty::Ptr(Box::new(t)))
+    }
+
+    /// The type a declaration declares; an unsized first dimension takes its length from
+    /// the initializer (`int a[] = {1, 2}`, `char s[] = "hi"`).
+    fn decl_type(&mut self, d: &VarDecl) -> Ty {
+        let mut ty = Self::scalar(&d.ty);
+        for (k, e) in d.ty.dims.iter().enumerate().rev() {
+            let n = match self.dim(d, e) {
+                Some(n) => n,
+                None if k == 0 => match init::inferred_len(&ty, d.init.as_ref()) {
+                    Some(n) => n,
+                    None => {
+                        self.err(d.span, format!("the array `{}` needs a size: `{}[10]`", d.name, d.name));
+                        1
+                    }
+                },
+                None => {
+                    self.err(d.span, "only the first dimension of an array may be left out");
+                    1
+                }
+            };
+            ty = Ty::Array(Box::new(ty), n);
+        }
+        if ty.words() > self.cfg.mem_slots {
+            let m = self.cfg.mem_slots;
+            self.err(d.span, format!("the array `{}` needs {} slots but memory has {m}", d.name, ty.words()));
+        }
+        ty
+    }
+
+    /// A parameter's type: an array parameter is a pointer to its element (`int v[]` is `int *v`).
+    fn param_type(&mut self, p: &VarDecl) -> Ty {
+        let mut ty = Self::scalar(&p.ty);
+        for (k, e) in p.ty.dims.iter().enumerate().rev() {
+            if k == 0 {
+                ty = Ty::Ptr(Box::new(ty));
+            } else {
+                let n = self.dim(p, e).unwrap_or_else(|| {
+                    self.err(p.span, "only the first dimension of an array parameter may be left out");
+                    1
+                });
+                ty = Ty::Array(Box::new(ty), n);
+            }
+        }
+        ty
+    }
+
+    fn declare(&mut self, d: &VarDecl, ty: Ty, global_slot: Option<usize>) -> VarId {
+        let id = self.vars.len();
+        if let Some(&prev) = self.scopes.last().and_then(|s| s.get(&d.name)) {
+            let line = self.vars[prev].span.line;
+            self.sink.push(
+                Diagnostic::error(d.span, format!("`{}` is already declared in this scope", d.name))
+                    .with_note(format!("the first declaration is on line {line}")),
+            );
+        }
+        let scope = if global_slot.is_some() { "global".to_string() } else { self.func_name.clone() };
+        self.vars.push(VarInfo { name: d.name.clone(), span: d.span, ty, global_slot, scope });
+        self.scopes.last_mut().expect("invariant: there is always a scope").insert(d.name.clone(), id);
+        self.names.insert(d.id, id);
+        id
+    }
+
+    fn global(&mut self, d: &VarDecl) {
+        let ty = self.decl_type(d);
+        let mut words = vec![0; ty.words()];
+        if let Some(init) = &d.init {
+            for (k, w) in self.flatten(d, &ty, init).into_iter().enumerate() {
+                words[k] = match w {
+                    init::Word::Zero => 0,
+                    init::Word::Value(v) => v,
+                    init::Word::Expr(e) => self.global_word(&e),
+                };
+            }
+        }
+        // Placed after its initializer, whose string literals take slots of their own.
+        let slot = self.data.len();
+        self.data.extend(words);
+        self.declare(d, ty, Some(slot));
+    }
+
+    /// A global's initial word: a constant, or the address of a global (`int *p = &g;`).
+    fn global_word(&mut self, e: &Expr) -> i64 {
+        if let Some(v) = fold::eval(&self.cfg, e) {
+            return v;
+        }
+        let addr = match &e.kind {
+            ExprKind::Str(_) => {
+                self.expr(e, true);
+                self.strings.get(&e.id).copied()
+            }
+            ExprKind::AddrOf(x) => self.static_address(x),
+            ExprKind::Var(_) => self.static_address(e).filter(|_| self.global_is_array(e)),
+            _ => None,
+        };
+        addr.map(|a| a as i64).unwrap_or_else(|| self.const_value(e, "a global initializer").unwrap_or(0))
+    }
+
+    fn global_is_array(&self, e: &Expr) -> bool {
+        let ExprKind::Var(name) = &e.kind else { return false };
+        self.scopes[0].get(name).is_some_and(|&v| self.vars[v].ty.is_array())
+    }
+
+    /// The slot of a global named by `e` (`g`, `a[3]`), when known before the program runs.
+    fn static_address(&mut self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Var(name) => {
+                let &v = self.scopes[0].get(name)?;
+                self.types.insert(e.id, self.vars[v].ty.clone());
+                self.names.insert(e.id, v);
+                self.vars[v].global_slot
+            }
+            ExprKind::Index(b, i) => {
+                let base = self.static_address(b)?;
+                let elem = self.types.get(&b.id)?.pointee()?.clone();
+                let k = fold::eval(&self.cfg, i)?;
+                let len = match self.types.get(&b.id)? {
+                    Ty::Array(_, n) => *n as i64,
+                    _ => return None,
+                };
+                ((0..len).contains(&k)).then(|| base + k as usize * elem.words())
+            }
+            _ => None,
+        }
+    }
+
+    fn function(&mut self, f: &Func) {
+        self.scopes.push(HashMap::new());
+        self.func_name = f.name.clone();
+        self.returns_int = f.returns_int;
+        let params = self.sigs[self.current].params.clone();
+        for (p, ty) in f.params.iter().zip(params) {
+            self.declare(p, ty, None);
+        }
+        self.loops = 0;
+        self.switches.clear();
+        for s in &f.body {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn local(&mut self, d: &VarDecl) {
+        let ty = self.decl_type(d);
+        if let Some(init) = &d.init {
+            let words = self.flatten(d, &ty, init);
+            for w in &words {
+                if let init::Word::Expr(e) = w {
+                    let elem = init::word_type(&ty);
+                    let t = self.expr(e, true);
+                    self.assignable(&elem, &t, e, "this initializer");
+                }
+            }
+            self.inits.insert(d.id, words);
+        }
+        // Declared after its initializer: `int x = x;` reads the outer `x`.
+        self.declare(d, ty, None);
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Decl(ds) => ds.iter().for_each(|d| self.local(d)),
+            Stmt::Expr(e) => {
+                self.expr(e, false);
+            }
+            Stmt::If(c, a, b) => {
+                self.condition(c);
+                self.scoped(a);
+                if let Some(b) = b {
+                    self.scoped(b);
+                }
+            }
+            Stmt::While(c, body) | Stmt::DoWhile(body, c) => {
+                self.condition(c);
+                self.loops += 1;
+                self.scoped(body);
+                self.loops -= 1;
+            }
+            Stmt::For { init, cond, step, body } => {
+                self.scopes.push(HashMap::new());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                if let Some(c) = cond {
+                    self.condition(c);
+                }
+                if let Some(st) = step {
+                    self.expr(st, false);
+                }
+                self.loops += 1;
+                self.scoped(body);
+                self.loops -= 1;
+                self.scopes.pop();
+            }
+            Stmt::Switch(e, body) => self.switch(e, body),
+            Stmt::Case(_, span) => {
+                self.sink.push(
+                    Diagnostic::error(*span, "a `case` or `default` label must be directly inside a `switch`")
+                        .with_note("labels inside nested blocks or outside any `switch` are not supported"),
+                );
+            }
+            Stmt::Break(span) if self.loops == 0 && self.switches.is_empty() => {
+                self.err(*span, "`break` outside of a loop or `switch`")
+            }
+            Stmt::Continue(span) if self.loops == 0 => self.err(*span, "`continue` outside of a loop"),
+            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => {}
+            Stmt::Return(e, span) => self.ret(e.as_ref(), *span),
+            Stmt::Block(b) => {
+                self.scopes.push(HashMap::new());
+                b.iter().for_each(|s| self.stmt(s));
+                self.scopes.pop();
+            }
+        }
+    }
+
+    fn ret(&mut self, e: Option<&Expr>, span: Span) {
+        let func = self.func_name.clone();
+        match (e, self.returns_int) {
+            (Some(e), true) => {
+                let t = self.expr(e, true);
+                self.assignable(&Ty::Int, &t, e, "the returned value");
+            }
+            (Some(e), false) => {
+                self.sink.push(
+                    Diagnostic::error(e.span, format!("`{func}` is `void` and cannot return a value"))
+                        .with_hint("declare it `int` or write `return;`"),
+                );
+            }
+            (None, true) if func != "main" => self.sink.push(
+                Diagnostic::error(span, format!("`{func}` returns `int`: `return` needs a value"))
+                    .with_hint("write `return 0;` or declare the function `void`"),
+            ),
+            (None, _) => {}
+        }
+    }
+
+    /// `switch (e) { case …: … }`: the labels sit directly in the body; their values are
+    /// constants, each once.
+    fn switch(&mut self, e: &Expr, body: &[Stmt]) {
+        let t = self.expr(e, true);
+        if t.is_ptr() {
+            self.err(e.span, format!("`switch` needs an `int`, not `{}`", t.describe()));
+        }
+        self.switches.push(SwitchScope::default());
+        self.scopes.push(HashMap::new());
+        for s in body {
+            match s {
+                Stmt::Case(Some(k), span) => {
+                    let Some(v) = self.const_value(k, "a `case` label") else { continue };
+                    let v = self.cfg.wrap(v) as i64;
+                    self.cases.insert(k.id, v);
+                    let sw = self.switches.last_mut().expect("invariant: inside a switch");
+                    if let Some(line) = sw.values.insert(v, span.line) {
+                        self.sink.push(
+                            Diagnostic::error(*span, format!("the value {v} already has a `case`"))
+                                .with_note(format!("the first is on line {line}")),
+                        );
+                    }
+                }
+                Stmt::Case(None, span) => {
+                    let sw = self.switches.last_mut().expect("invariant: inside a switch");
+                    if let Some(line) = sw.default.replace(span.line) {
+                        self.sink.push(
+                            Diagnostic::error(*span, "this `switch` already has a `default`")
+                                .with_note(format!("the first is on line {line}")),
+                        );
+                    }
+                }
+                s => self.stmt(s),
+            }
+        }
+        self.scopes.pop();
+        self.switches.pop();
+    }
+
+    fn scoped(&mut self, s: &Stmt) {
+        self.scopes.push(HashMap::new());
+        self.stmt(s);
+        self.scopes.pop();
+    }
+
+    /// A condition: an `int` or a pointer (`while (p)`).
+    fn condition(&mut self, c: &Expr) {
+        let t = self.expr(c, true);
+        if t.is_array() {
+            self.err(c.span, "an array is always true here: compare one of its elements");
+        }
+    }
+
+    fn lookup(&mut self, name: &str, span: Span) -> Option<VarId> {
+        if let Some(id) = self.scopes.iter().rev().find_map(|s| s.get(name).copied()) {
+            return Some(id);
+        }
+        let mut d = Diagnostic::error(span, format!("undefined variable `{name}`"));
+        d = if self.funcs.contains_key(name) || Builtin::lookup(name).is_some() {
+            d.with_note(format!("`{name}` is a function: call it with `{name}(…)`"))
+        } else {
+            d.with_hint(format!("declare it first: `int {name};`"))
+        };
+        self.sink.push(d);
+        None
+    }
+}

@@ -1,0 +1,205 @@
+//! The checker's output, between it and code generation: the syntax tree as
+//! parsed plus side tables keyed by [`NodeId`] (which variable a name means,
+//! which function a call calls, each expression's type) and the call graph,
+//! built once. Code generation reads them through accessors that fail loudly
+//! when an invariant is broken: the checker resolved every name of a program
+//! without errors, so a missing entry is a compiler bug, never a default.
+
+use super::ast::*;
+use crate::diag::Span;
+use std::collections::{HashMap, HashSet};
+
+/// A C type. `char` is an N-bit word exactly like `int` (BUILTINS.md), so both are [`Ty::Int`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Int,
+    Ptr(Box<Ty>),
+    Array(Box<Ty>, usize),
+    /// The type of an expression already reported as wrong (an undefined name): accepted
+    /// everywhere, so one mistake gives one message. Never reaches code generation.
+    Error,
+}
+
+impl Ty {
+    /// Memory words an object of this type occupies.
+    pub fn words(&self) -> usize {
+        match self {
+            Ty::Int | Ty::Ptr(_) | Ty::Error => 1,
+            Ty::Array(t, n) => n * t.words(),
+        }
+    }
+
+    /// The type of this type's value: an array decays to a pointer to its first element.
+    pub fn decayed(&self) -> Ty {
+        match self {
+            Ty::Array(t, _) => Ty::Ptr(t.clone()),
+            t => t.clone(),
+        }
+    }
+
+    /// What a pointer (or an array, decayed) points to.
+    pub fn pointee(&self) -> Option<&Ty> {
+        match self {
+            Ty::Ptr(t) | Ty::Array(t, _) => Some(t),
+            Ty::Int | Ty::Error => None,
+        }
+    }
+
+    pub fn is_array(&self) -> bool {
+        matches!(self, Ty::Array(..))
+    }
+
+    pub fn is_ptr(&self) -> bool {
+        matches!(self, Ty::Ptr(_))
+    }
+
+    /// C's spelling, for messages: `int`, `int *`, `int[4]`, `int (*)[4]`.
+    pub fn describe(&self) -> String {
+        match self {
+            Ty::Int | Ty::Error => "int".into(),
+            Ty::Ptr(t) if t.is_array() => format!("int (*){}", t.dims()),
+            Ty::Ptr(t) => format!("{} *", t.describe()),
+            Ty::Array(..) => format!("{}{}", self.element_base().describe(), self.dims()),
+        }
+    }
+
+    fn dims(&self) -> String {
+        match self {
+            Ty::Array(t, n) => format!("[{n}]{}", t.dims()),
+            _ => String::new(),
+        }
+    }
+
+    fn element_base(&self) -> &Ty {
+        match self {
+            Ty::Array(t, _) => t.element_base(),
+            t => t,
+        }
+    }
+}
+
+/// One word of an initialized object.
+#[derive(Clone, Debug)]
+pub enum InitWord {
+    Zero,
+    Value(i64),
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub name: String,
+    pub span: Span,
+    pub ty: Ty,
+    /// Memory slot of a global; locals are placed by code generation.
+    pub global_slot: Option<usize>,
+    /// `"global"` or the declaring function's name.
+    pub scope: String,
+}
+
+/// Who calls whom, built once by the checker.
+#[derive(Debug, Default)]
+pub struct CallGraph {
+    /// The user functions each function calls directly, with the first call's span.
+    pub callees: Vec<Vec<(usize, Span)>>,
+    /// Functions on a cycle of calls (direct or mutual recursion): compiled once, out of line.
+    pub recursive: Vec<bool>,
+    /// Functions that are recursive or call one, directly or not.
+    pub reaches_recursion: Vec<bool>,
+    /// The globals each function reads or writes, directly or through its calls.
+    pub globals_used: Vec<HashSet<VarId>>,
+    /// Functions that read or write through a pointer, directly or through their calls.
+    pub through_pointers: Vec<bool>,
+}
+
+impl CallGraph {
+    pub fn new(callees: Vec<Vec<(usize, Span)>>, direct_globals: Vec<HashSet<VarId>>, derefs: Vec<bool>) -> CallGraph {
+        let n = callees.len();
+        let reach = |f: usize| {
+            let (mut seen, mut todo) = (HashSet::new(), vec![f]);
+            while let Some(g) = todo.pop() {
+                for &(h, _) in &callees[g] {
+                    if seen.insert(h) {
+                        todo.push(h);
+                    }
+                }
+            }
+            seen
+        };
+        let reachable: Vec<HashSet<usize>> = (0..n).map(reach).collect();
+        let recursive: Vec<bool> = (0..n).map(|f| reachable[f].contains(&f)).collect();
+        let reaches_recursion = (0..n).map(|f| recursive[f] || reachable[f].iter().any(|&g| recursive[g])).collect();
+        let globals_used = (0..n)
+            .map(|f| {
+                let mut all = direct_globals[f].clone();
+                reachable[f].iter().for_each(|&g| all.extend(direct_globals[g].iter().copied()));
+                all
+            })
+            .collect();
+        let through_pointers = (0..n).map(|f| derefs[f] || reachable[f].iter().any(|&g| derefs[g])).collect();
+        CallGraph { callees, recursive, reaches_recursion, globals_used, through_pointers }
+    }
+}
+
+/// A checked program: the tree, its side tables and its call graph.
+pub struct Resolved {
+    pub unit: Unit,
+    pub vars: Vec<VarInfo>,
+    pub main: usize,
+    /// Initial words of the globals (and of string literals), by slot.
+    pub data: Vec<i64>,
+    pub calls: CallGraph,
+    /// By node: the variable a name or declaration means.
+    pub(super) names: HashMap<NodeId, VarId>,
+    pub(super) callees: HashMap<NodeId, Callee>,
+    pub(super) types: HashMap<NodeId, Ty>,
+    /// By node: the slot of a string literal's characters (a hidden global).
+    pub(super) strings: HashMap<NodeId, usize>,
+    /// By node: the value of a `case` label.
+    pub(super) cases: HashMap<NodeId, i64>,
+    /// Variables whose address is taken (`&x`, an array used as a pointer): a write through
+    /// a pointer may change them.
+    pub exposed: HashSet<VarId>,
+    /// By local declaration: its initializer, one entry per word.
+    pub(super) inits: HashMap<NodeId, Vec<InitWord>>,
+}
+
+impl Resolved {
+    /// The variable a `Var` expression names.
+    pub fn var(&self, e: &Expr) -> VarId {
+        *self.names.get(&e.id).expect("invariant: the checker resolved every name")
+    }
+
+    /// The variable a declaration declares.
+    pub fn decl(&self, d: &VarDecl) -> VarId {
+        *self.names.get(&d.id).expect("invariant: the checker declared every declaration")
+    }
+
+    pub fn callee(&self, e: &Expr) -> Callee {
+        *self.callees.get(&e.id).expect("invariant: the checker resolved every call")
+    }
+
+    /// The type of an expression (before an array decays).
+    pub fn ty(&self, e: &Expr) -> &Ty {
+        self.types.get(&e.id).expect("invariant: the checker typed every expression")
+    }
+
+    /// The slot holding a string literal's characters.
+    pub fn string_slot(&self, e: &Expr) -> usize {
+        *self.strings.get(&e.id).expect("invariant: the checker placed every string literal")
+    }
+
+    /// A local declaration's initializer, flattened to its words.
+    pub fn init_words(&self, d: &VarDecl) -> &[InitWord] {
+        self.inits.get(&d.id).expect("invariant: the checker flattened every local initializer")
+    }
+
+    pub fn case_value(&self, e: &Expr) -> i64 {
+        *self.cases.get(&e.id).expect("invariant: the checker folded every case label")
+    }
+
+    /// The variable `e` names, when it is a plain name.
+    pub fn var_of(&self, e: &Expr) -> Option<VarId> {
+        matches!(e.kind, ExprKind::Var(_)).then(|| self.var(e))
+    }
+}
