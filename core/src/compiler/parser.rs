@@ -575,7 +575,8 @@ impl Parser<'_> {
         }
         let a = self.expr()?;
         self.expect(":")?;
-        let b = self.ternary()?;
+        // The else branch nests (`1 ? 1 : 1 ? 1 : …` is a right-leaning tree): counted.
+        let b = self.nested(Self::ternary)?;
         let span = join(c.span, b.span);
         Ok(self.mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span))
     }
