@@ -152,8 +152,10 @@ impl Gen<'_> {
                 self.locals.push((id, base + i));
             }
         }
+        // Guarded: a returned expression that calls (itself, say) is built in a frame slot,
+        // since each nested call leaves its own result in `Ret`.
         let slot = func.returns_int.then_some(Mem::Reg(Reg::Ret));
-        self.rets.push(Ret { slot, exit, guard: false });
+        self.rets.push(Ret { slot, exit, guard: true });
         self.loops.clear();
         self.ranges.clear();
         for s in &func.body {
