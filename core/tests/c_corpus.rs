@@ -21,10 +21,13 @@ use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::path::PathBuf;
 
+/// Whether an engine is fast enough for a program: its configuration, its steps on the interpreter.
+type FastEnough = fn(&Config, u64) -> bool;
+
 /// The engines the corpus runs whole programs on, and whether one is fast enough
 /// for a program (its configuration and its length on the interpreter). The
 /// sparse transformer is checked step by step against the interpreter below.
-const ENGINES: &[(EngineKind, fn(&Config, u64) -> bool)] = &[
+const ENGINES: &[(EngineKind, FastEnough)] = &[
     (EngineKind::Interp, |_, _| true),
     // The dense reference runs ~50 steps/s on `small`: the page's configurations, short runs.
     (EngineKind::Dense, |cfg, steps| cfg.n <= DENSE_MAX_N && steps <= DENSE_MAX_STEPS),
