@@ -39,6 +39,9 @@ export const tests = [
       const element = await page.value(tid("element-snippet"));
       assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/[^"]*\?embed[^"]*#v2=/);
       assert.match(element, /<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/loom-playground\.js"><\/script>/);
+      await until("the dialog's live preview to load the program", () =>
+        page.eval(() => document.querySelector('[data-testid="embed-preview"]')?.contentDocument?.querySelector('[data-testid="status"]')?.textContent === "loaded"),
+      );
       await page.shot("62-share-dialog-snippets");
 
       // A blank page on the other origin: nothing of the playground's is in it but the two snippets.
