@@ -68,6 +68,19 @@ export const tests = [
       const halted = got.find((m) => m.event === "halted");
       assert.deepEqual([halted.vars.x, halted.vars.y], [42, 40]);
       assert.deepEqual(got.filter((m) => "reply" in m).map((r) => [r.reply, r.ok]), [["go", true]]);
+      // A download through the protocol: the state's file event carries its bytes.
+      await page.eval(() => document.querySelector("iframe").contentWindow.postMessage({ loom: 1, cmd: "download", file: "state", id: "file" }, "*"));
+      await until("the file event", () => page.eval(() => window.__got.some((m) => m.event === "file")));
+      const file = await page.eval(() => {
+        const m = window.__got.find((m) => m.event === "file");
+        // (Not `instanceof`: Firefox runs WebDriver scripts in a realm of their own.)
+        const kind = Object.prototype.toString.call(m.bytes);
+        return { name: m.name, size: m.size, kind, length: m.bytes.length, magic: String.fromCharCode(...m.bytes.subarray(1, 6)) };
+      });
+      assert.equal(file.name, `state-step-${halted.steps}.npy`);
+      assert.equal(file.kind, "[object Uint8Array]");
+      assert.equal(file.length, file.size);
+      assert.equal(file.magic, "NUMPY");
 
       // The custom element: its module came from the other origin; the host drives it through the JS API.
       const run = await page.eval(() => window.__drive());
