@@ -9,11 +9,12 @@
 
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
+use crate::demo::{two_words, HIGH_WORD};
 use loom_core::asm::format_instr;
 use loom_core::frontend::{decode, registers, Column, Register};
 use loom_core::report::{self, Value, Vars};
 use loom_core::state::MachineState;
-use loom_core::Program;
+use loom_core::{Config, Program};
 
 /// At most this many changed elements of one array are narrated per step.
 const NARRATED_ELEMENTS: usize = 4;
@@ -26,6 +27,19 @@ pub struct VarRow {
     pub value: String,
     /// Whether the last step or run changed it.
     pub changed: bool,
+}
+
+/// A variable's value as the variables table shows it. The low word of a
+/// counter kept in two words (`count` beside `count_hi`) wraps on its own
+/// (`-56`), so the whole count follows it: `-56 (= 200 with count_hi)`.
+pub fn value_text(vars: &Vars, name: &str, value: &Value, cfg: &Config) -> String {
+    let high = vars.get(&format!("{name}{HIGH_WORD}"));
+    match (value, high) {
+        (Value::Scalar(low), Some(Value::Scalar(high))) => {
+            format!("{low} (= {} with {name}{HIGH_WORD})", two_words(*low, *high, cfg))
+        }
+        _ => value.to_string(),
+    }
 }
 
 /// The listing with each source line above the instructions compiled from it.
