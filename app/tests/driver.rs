@@ -123,11 +123,13 @@ fn a_layer_walk_shows_one_moment_at_every_layer() {
     sim.send(Command::Compile);
     let first = Config::preset("small").unwrap().instr_col(0);
     let mut executing = sim.driver.view().instr;
-    for _ in 0..5 {
+    for step in 0..5 {
         for layer in 0..8 {
             sim.send(Command::Step { by: StepBy::Layer });
             let v = sim.driver.view();
             assert_eq!(v.layer.as_ref().map(|l| l.index), Some(layer));
+            // The instruction counts as done once its last layer is shown.
+            assert_eq!(v.steps, step + u64::from(layer == 7), "L{}: steps", layer + 1);
             let pc = v.registers.iter().find(|r| r.name == "pc").expect("a pc register").value;
             assert_eq!(pc, v.pc as i64, "L{}: the status bar's PC is the tensor's", layer + 1);
             assert_eq!(v.instr, executing, "L{}: the instruction shown is the one executing", layer + 1);

@@ -3,9 +3,9 @@
 //! the protocol's [`Build`] and [`View`] that carry them to the views.
 //!
 //! During a layer walk every value is of one moment: the PC, memory and
-//! registers are decoded from the tensor after the shown layer, and the
+//! registers are decoded from the tensor after the shown layer, the
 //! instruction shown is the one being executed (the PC changes at the layer
-//! that writes it, L7).
+//! that writes it, L7), and the step count includes it from L8 on.
 
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
@@ -94,6 +94,15 @@ impl Session {
         match &self.layers {
             Some(Layers { at: Some(_), executing, .. }) => *executing,
             _ => self.pc_index(),
+        }
+    }
+
+    /// Instructions completed at the moment shown: during a layer walk the
+    /// executing one counts from its last layer on (L1…L7 are inside it).
+    fn shown_steps(&self) -> u64 {
+        match &self.layers {
+            Some(Layers { trace, at: Some(i), .. }) if i + 1 < trace.layers.len() => self.steps().saturating_sub(1),
+            _ => self.steps(),
         }
     }
 
@@ -218,7 +227,7 @@ impl Session {
         View {
             status,
             text: if running { "running".into() } else { self.status_text() },
-            steps: self.steps(),
+            steps: self.shown_steps(),
             pc: state.as_ref().map_or(0, |s| s.pc),
             line: instr.and_then(|k| self.program.as_ref()?.locs.get(k).copied().flatten()).map(|l| l.line),
             instr,

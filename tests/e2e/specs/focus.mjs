@@ -6,9 +6,10 @@ import { SUM } from "../harness/programs.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Presses Tab until `selector` has focus, as a keyboard user gets there. */
+/** Presses Tab from the page's title until `selector` has focus, as a keyboard user gets there. */
 async function tabTo(page, selector) {
-  await page.blur();
+  // The title comes before the toolbar: Tab moves on from where one clicked.
+  await page.click("header.bar h1");
   for (let i = 0; i < 40; i++) {
     await page.press("Tab");
     if (await page.eval((s) => document.activeElement?.matches(s) ?? false, selector)) return;

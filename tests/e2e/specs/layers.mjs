@@ -9,14 +9,15 @@ const INSTRUCTIONS = 6;
 
 /** What the page shows of the moment: status bar PC, the pc register, the highlighted row, the Instruction panel. */
 function moment() {
-  const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.innerText.trim() ?? null;
+  // Spaces as one: the listing keeps its columns (white-space: pre), the panel does not.
+  const text = (id) => document.querySelector(`[data-testid="${id}"]`)?.innerText.replace(/\s+/g, " ").trim() ?? null;
   const current = document.querySelectorAll('[data-testid="listing"] li.current');
   return {
     layer: text("layer"),
     steps: text("step-count"),
     pc: text("pc"),
     register: document.querySelector('[data-testid="register-pc"] .value')?.innerText.trim() ?? null,
-    highlighted: [...current].map((li) => li.innerText.trim()),
+    highlighted: [...current].map((li) => li.innerText.replace(/\s+/g, " ").trim()),
     instruction: text("instruction"),
   };
 }

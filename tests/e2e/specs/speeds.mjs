@@ -24,12 +24,13 @@ int main() {
 /** How long each speed's rate is measured (the issue asks for at least 5 s). */
 const MEASURE_MS = 5500;
 
-/** The 1-based number of the line of demo `id` that contains `text`, checked to be followed by `next`. */
-function lineOf(id, text, next) {
+/** In demo `id`, the line `text` and the `frame();` within two lines after it (1-based numbers). */
+function beforeFrame(id, text) {
   const lines = readFileSync(new URL(`../../../demos/${id}.c`, import.meta.url), "utf8").split("\n");
-  const k = lines.findIndex((l, i) => l.includes(text) && lines[i + 1]?.includes(next));
-  if (k < 0) throw new Error(`demos/${id}.c has no line "${text}" followed by "${next}"`);
-  return k + 1;
+  const near = (i) => [i + 1, i + 2].find((j) => lines[j]?.includes("frame();"));
+  const before = lines.findIndex((l, i) => l.includes(text) && near(i) !== undefined);
+  if (before < 0) throw new Error(`demos/${id}.c has no line "${text}" just before a frame()`);
+  return { before: before + 1, frame: near(before) + 1 };
 }
 
 /** The step count and the clock, sampled every `every` ms for `ms` ms. */
@@ -74,6 +75,13 @@ async function toggleBreakpoint(page, line) {
     }, line),
   );
   await page.click(`${tid("editor")} .cm-loom-breakpoints .cm-gutterElement:nth-child(${index})`);
+}
+
+/** The demo's picture as text: each board cell's value, or each bar's height. */
+function picture() {
+  const cells = [...document.querySelectorAll('[data-testid="demo-cell"]')].map((c) => c.dataset.value);
+  const bars = [...document.querySelectorAll('[data-testid="demo-bar"]')].map((b) => b.style.height);
+  return [...cells, ...bars].join(",");
 }
 
 /** The source line the status bar's PC is on, or null. */
@@ -130,8 +138,8 @@ export const tests = [
     async (page) => {
       // Each run starts a few steps before a frame(): a breakpoint there, reached at full speed.
       const cases = [
-        { id: "sort", example: "Insertion", before: lineOf("sort", "values[j] = b;", "frame();"), counter: "compares" },
-        { id: "snake", example: "", before: lineOf("snake", "screen[cell] = FOOD;", "frame();"), key: "ArrowDown" },
+        { id: "sort", example: "Insertion", ...beforeFrame("sort", "values[j] = b;"), counter: "compares" },
+        { id: "snake", example: "", ...beforeFrame("snake", "screen[cell] = FOOD;"), key: "ArrowDown" },
       ];
       const report = [];
       for (const c of cases) {
@@ -146,7 +154,6 @@ export const tests = [
           if (value === undefined) throw new Error(`${c.id} has no example "${c.example}"`);
           await page.select(tid("demo-example"), value);
         }
-        const frame = c.before + 1;
         await toggleBreakpoint(page, c.before);
         for (const speed of SPEEDS) {
           await page.click(tid("reset"));
@@ -157,33 +164,38 @@ export const tests = [
           if ((await pcLine(page)) !== c.before) throw new Error(`${c.id} did not stop on line ${c.before}: PC ${await page.text("pc")}`);
           const stopped = await page.steps();
           const counted = c.counter && Number(await page.text(`demo-counter-${c.counter}`));
-          const board = await page.eval(() => document.querySelector(".demo-slot [role=img]")?.getAttribute("aria-label"));
+          const board = await page.eval(picture);
           await toggleBreakpoint(page, c.before);
           await page.select(tid("speed"), String(speed));
           await page.click(tid("run"));
           await page.expectText("status", "running");
           const t0 = Date.now();
+          let from = stopped;
           if (c.key) {
             // A game waits at its first frame for the player's first key.
             await until(`${c.id} at ${speed}/s to wait for a key`, async () => (await page.text("note")).includes("key"));
+            from = await page.steps();
             await page.press(c.key);
           }
-          // Past the frame: the PC leaves the lines around it and the count goes on.
-          await until(`${c.id} at ${speed}/s to run past its frame() (line ${frame})`, async () => {
+          // Past the frame: the PC leaves the lines around it (or the program ends) and the count goes on.
+          const halted = async () => (await page.text("status")).includes("halted");
+          await until(`${c.id} at ${speed}/s to run past its frame() (line ${c.frame})`, async () => {
             const line = await pcLine(page);
-            return line !== null && line !== c.before && line !== frame && (await page.steps()) > stopped + 2;
+            const left = (line !== null && line !== c.before && line !== c.frame) || (await halted());
+            return left && (await page.steps()) > from + 2;
           });
           const past = Date.now() - t0;
           const samples = await sample(page, 2200);
-          if (slowestWindow(samples, 2000) < 1) throw new Error(`${c.id} at ${speed}/s stalled after its frame: ${JSON.stringify(samples)}`);
+          if (!(await halted()) && slowestWindow(samples, 2000) < 1)
+            throw new Error(`${c.id} at ${speed}/s stalled after its frame: ${JSON.stringify(samples)}`);
           // Fast enough to see the next frames: the picture or the counters move on.
           if (speed === 0 || speed >= 1000) {
             await until(`${c.id} at ${speed}/s to draw on`, async () => {
-              const now = await page.eval(() => document.querySelector(".demo-slot [role=img]")?.getAttribute("aria-label"));
-              return c.counter ? Number(await page.text(`demo-counter-${c.counter}`)) > counted : now !== board;
+              if (c.counter) return Number(await page.text(`demo-counter-${c.counter}`)) > counted;
+              return (await page.eval(picture)) !== board;
             });
           }
-          report.push(`${c.id} ${speed || "max"}/s: past frame() in ${past} ms, ${await page.steps()} steps`);
+          report.push(`${c.id} ${speed ? `${speed}/s` : "max"}: past frame() in ${past} ms, ${await page.steps()} steps`);
           if ((await page.text("status")).includes("running")) await page.click(tid("run"));
           await page.expectText("status", /paused|halted/);
           await page.expectText("agree", "✓");
