@@ -178,6 +178,25 @@ fn editing_keeps_the_machine_and_shows_fresh_diagnostics() {
 }
 
 #[test]
+fn typing_while_running_keeps_the_run_going_and_says_the_source_was_edited() {
+    let mut sim = Sim::new(FOREVER, "small");
+    sim.send(Command::Speed { steps_per_second: 1_000 });
+    sim.send(Command::Run);
+    sim.run_for(1.0);
+    let before = sim.steps();
+    let events = sim.send(Command::Edit { source: FOREVER.replace("n++", "n += 2") });
+    assert!(matches!(events.first(), Some(Event::Compiled(_))), "{events:?}");
+    sim.run_for(1.0);
+    let v = sim.driver.view();
+    assert!(v.running && v.edited, "still running the last build, and saying the source changed");
+    assert!(sim.steps() >= before + 900, "the run went on from step {before}, not from 0: {}", sim.steps());
+    // The next Run after a pause builds the edited source.
+    sim.send(Command::Pause);
+    sim.send(Command::Run);
+    assert_eq!((sim.steps(), sim.driver.view().edited), (0, false));
+}
+
+#[test]
 fn a_line_step_that_gives_up_says_why() {
     let mut sim = Sim::new("int n; int main() { while (1) n++; return 0; }", "small");
     sim.send(Command::Compile);
