@@ -5,20 +5,44 @@
 use loom_core::frontend::Tensor;
 use loom_core::Config;
 
-/// A diverging palette that stays readable with colour-vision deficiencies
-/// (blue ↔ orange, after ColorBrewer PuOr/RdBu): negative blue, zero white, positive orange.
-const NEG: [f32; 3] = [33.0, 102.0, 172.0];
-const ZERO: [f32; 3] = [247.0, 247.0, 247.0];
-const POS: [f32; 3] = [230.0, 97.0, 1.0];
-/// Changed cells are outlined in this (black reads on every palette colour).
-const MARK: [u8; 3] = [0, 0, 0];
+/// The heatmap's colours: a diverging palette that stays readable with
+/// colour-vision deficiencies (blue ↔ orange, after ColorBrewer PuOr/RdBu),
+/// negative blue, zero neutral, positive orange; changed cells are outlined
+/// in `mark`. Zero is the page's background in each theme, so a dark page
+/// shows no bright block and its ±1 cells stand out as they do on a light one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    pub neg: [f32; 3],
+    pub zero: [f32; 3],
+    pub pos: [f32; 3],
+    pub mark: [u8; 3],
+}
 
-/// A value's colour; designed values are mostly ±1, larger ones saturate.
-pub fn colour(v: f32) -> [u8; 3] {
-    let t = v.clamp(-1.0, 1.0).abs();
-    let end = if v < 0.0 { NEG } else { POS };
-    let mix = |i: usize| (ZERO[i] + (end[i] - ZERO[i]) * t).round() as u8;
-    [mix(0), mix(1), mix(2)]
+impl Palette {
+    pub const LIGHT: Palette =
+        Palette { neg: [33.0, 102.0, 172.0], zero: [247.0, 247.0, 247.0], pos: [230.0, 97.0, 1.0], mark: [0, 0, 0] };
+    pub const DARK: Palette = Palette {
+        neg: [103.0, 169.0, 237.0],
+        zero: [30.0, 34.0, 40.0],
+        pos: [247.0, 140.0, 54.0],
+        mark: [255, 255, 255],
+    };
+
+    pub fn of(dark: bool) -> Palette {
+        if dark {
+            Palette::DARK
+        } else {
+            Palette::LIGHT
+        }
+    }
+
+    /// A value's colour; designed values are mostly ±1, larger ones saturate.
+    pub fn colour(&self, v: f32) -> [u8; 3] {
+        let t = v.clamp(-1.0, 1.0).abs();
+        let end = if v < 0.0 { self.neg } else { self.pos };
+        let mix = |i: usize| (self.zero[i] + (end[i] - self.zero[i]) * t).round() as u8;
+        [mix(0), mix(1), mix(2)]
+    }
 }
 
 /// Cells that differ between two tensors of the same shape (column-major, like `Tensor::data`).
@@ -95,7 +119,7 @@ impl Window {
 
 /// RGBA pixels of the window (`width() × d·cell_h`), changed cells outlined
 /// (or filled when cells are too small to outline).
-pub fn render(x: &Tensor, changed: Option<&[bool]>, w: &Window) -> Vec<u8> {
+pub fn render(x: &Tensor, changed: Option<&[bool]>, w: &Window, palette: &Palette) -> Vec<u8> {
     let (width, height) = (w.width(), x.d * w.cell_h);
     let mut px = vec![255u8; width * height * 4];
     let outline = w.cell_w >= 3 && w.cell_h >= 3;
@@ -103,11 +127,11 @@ pub fn render(x: &Tensor, changed: Option<&[bool]>, w: &Window) -> Vec<u8> {
         let col = w.first + c;
         for row in 0..x.d {
             let hit = changed.is_some_and(|ch| ch[col * x.d + row]);
-            let rgb = colour(x.get(row, col));
+            let rgb = palette.colour(x.get(row, col));
             for dy in 0..w.cell_h {
                 for dx in 0..w.cell_w {
                     let edge = dx == 0 || dy == 0 || dx + 1 == w.cell_w || dy + 1 == w.cell_h;
-                    let ink = if hit && (edge || !outline) { MARK } else { rgb };
+                    let ink = if hit && (edge || !outline) { palette.mark } else { rgb };
                     let i = ((row * w.cell_h + dy) * width + c * w.cell_w + dx) * 4;
                     px[i..i + 3].copy_from_slice(&ink);
                 }

@@ -442,3 +442,14 @@ mod panel {
         assert_eq!(one(&host, "demo-puzzle-error").text_content().as_deref(), Some(""));
     }
 }
+
+#[test]
+fn a_saved_demo_comes_back_only_while_its_source_is_unedited() {
+    let sort = demo("sort").unwrap();
+    assert_eq!(loom_app::demo::restored(Some("sort"), sort.source), Some("sort"));
+    let edited = sort.source.replace("compares++;", "compares += 2;");
+    assert_eq!(loom_app::demo::restored(Some("sort"), &edited), None, "an edited demo is the user's program");
+    assert_eq!(loom_app::demo::restored(Some("snake"), sort.source), None, "another demo's source");
+    assert_eq!(loom_app::demo::restored(None, sort.source), None);
+    assert_eq!(loom_app::demo::restored(Some("<nope>"), ""), None);
+}

@@ -123,11 +123,13 @@ fn a_layer_walk_shows_one_moment_at_every_layer() {
     sim.send(Command::Compile);
     let first = Config::preset("small").unwrap().instr_col(0);
     let mut executing = sim.driver.view().instr;
-    for _ in 0..5 {
+    for step in 0..5 {
         for layer in 0..8 {
             sim.send(Command::Step { by: StepBy::Layer });
             let v = sim.driver.view();
             assert_eq!(v.layer.as_ref().map(|l| l.index), Some(layer));
+            // The instruction counts as done once its last layer is shown.
+            assert_eq!(v.steps, step + u64::from(layer == 7), "L{}: steps", layer + 1);
             let pc = v.registers.iter().find(|r| r.name == "pc").expect("a pc register").value;
             assert_eq!(pc, v.pc as i64, "L{}: the status bar's PC is the tensor's", layer + 1);
             assert_eq!(v.instr, executing, "L{}: the instruction shown is the one executing", layer + 1);
@@ -173,6 +175,25 @@ fn editing_keeps_the_machine_and_shows_fresh_diagnostics() {
     let fixed = sim.send(Command::Edit { source: EXAMPLE.to_owned() });
     let Some(Event::Compiled(b)) = fixed.first() else { panic!() };
     assert!(b.diagnostics.is_empty(), "fixing the error clears it at once");
+}
+
+#[test]
+fn typing_while_running_keeps_the_run_going_and_says_the_source_was_edited() {
+    let mut sim = Sim::new(FOREVER, "small");
+    sim.send(Command::Speed { steps_per_second: 1_000 });
+    sim.send(Command::Run);
+    sim.run_for(1.0);
+    let before = sim.steps();
+    let events = sim.send(Command::Edit { source: FOREVER.replace("n++", "n += 2") });
+    assert!(matches!(events.first(), Some(Event::Compiled(_))), "{events:?}");
+    sim.run_for(1.0);
+    let v = sim.driver.view();
+    assert!(v.running && v.edited, "still running the last build, and saying the source changed");
+    assert!(sim.steps() >= before + 900, "the run went on from step {before}, not from 0: {}", sim.steps());
+    // The next Run after a pause builds the edited source.
+    sim.send(Command::Pause);
+    sim.send(Command::Run);
+    assert_eq!((sim.steps(), sim.driver.view().edited), (0, false));
 }
 
 #[test]

@@ -8,7 +8,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::heatmap;
-use loom_app::session::{EngineKind, Lang, Phase, Session, Stop, VarRow, EXAMPLE};
+use loom_app::session::{value_text, EngineKind, Lang, Phase, Session, Stop, VarRow, EXAMPLE};
+use loom_core::report::{Value, Vars};
 use loom_core::Config;
 
 const COUNTDOWN: &str = include_str!("../../tests/asm/countdown.s");
@@ -213,4 +214,24 @@ fn changing_the_configuration_rebuilds_for_it() {
     s.set_config(Config::preset("default").unwrap());
     assert_eq!((s.config().name, s.steps(), s.engine()), ("default", 0, EngineKind::Sparse));
     assert_eq!(s.phase(), Phase::Ready);
+}
+
+#[test]
+fn a_counter_in_two_words_shows_its_whole_value_beside_the_raw_word() {
+    let cfg = Config::preset("compact").unwrap();
+    assert_eq!(cfg.word_bits, 8);
+    let vars = Vars(vec![
+        ("placements".into(), Value::Scalar(-56)),
+        ("placements_hi".into(), Value::Scalar(0)),
+        ("backtracks".into(), Value::Scalar(3)),
+        ("backtracks_hi".into(), Value::Scalar(2)),
+        ("score".into(), Value::Scalar(-56)),
+        ("grid".into(), Value::Array(vec![1, 2])),
+    ]);
+    let text = |name: &str| value_text(&vars, name, vars.get(name).unwrap(), &cfg);
+    assert_eq!(text("placements"), "-56 (= 200 with placements_hi)");
+    assert_eq!(text("backtracks"), "3 (= 515 with backtracks_hi)");
+    assert_eq!(text("score"), "-56", "a word without a high word is as it is");
+    assert_eq!(text("placements_hi"), "0");
+    assert_eq!(text("grid"), "[1, 2]");
 }

@@ -340,3 +340,20 @@ fn redeclaration_and_assignment_to_non_lvalue() {
         "#]],
     );
 }
+
+#[test]
+fn an_array_size_too_wide_for_a_word_is_one_error() {
+    // The literal is reported where it is read; the size it leaves (0) is not reported again.
+    check(
+        "int big[5000];\nint main() {\n    return 0;\n}\n",
+        expect![[r#"
+            error: the literal 5000 does not fit in an 8-bit int
+             --> prog.c:1:9
+              |
+            1 | int big[5000];
+              |         ^^^^
+              = note: 8-bit ints range from -128 to 127
+              = hint: use a configuration with 16-bit words for larger numbers
+        "#]],
+    );
+}

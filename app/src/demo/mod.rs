@@ -28,13 +28,23 @@ pub use attention::{trace_matches, AttnMatch};
 pub use loom_core::demos::{Demo, DEMOS};
 pub use panel::DemoPanel;
 pub use puzzle::parse_puzzle;
-pub use view::{BarsView, Control, Counter, DemoView, GridCell, GridView, Info, SudokuCell, SudokuState, SudokuView};
+pub use view::{
+    two_words, BarsView, Control, Counter, DemoView, GridCell, GridView, Info, SudokuCell, SudokuState, SudokuView,
+    HIGH_WORD,
+};
 
 use loom_core::demos::Meta;
 use loom_core::host::write_var;
 use loom_core::Engine;
 use setup::Setup;
 use std::collections::VecDeque;
+
+/// The demo a saved draft still shows after a reload: the saved demo `id`
+/// when the draft is its source unchanged. An edited demo reloads as the
+/// user's own program (their text, without the demo's board).
+pub fn restored(id: Option<&str>, draft: &str) -> Option<&'static str> {
+    DEMOS.iter().find(|d| Some(d.id) == id && d.source == draft).map(|d| d.id)
+}
 
 /// Key presses waiting for the next `frame()`; more are dropped, so holding a
 /// key down does not queue moves for seconds ahead.

@@ -4,13 +4,18 @@
 use super::attention::{touched, AttnMatch};
 use loom_core::demos::Meta;
 use loom_core::host::{global, read_var};
-use loom_core::Engine;
+use loom_core::{Config, Engine};
 
 /// Outputs shown as the demo's state rather than as counters.
 const STATE_OUTPUTS: [&str; 2] = ["game_over", "solved"];
 
 /// Suffix of the high word of a two-word counter (`demos/README.md`, point 5).
-const HIGH_WORD: &str = "_hi";
+pub const HIGH_WORD: &str = "_hi";
+
+/// A counter kept in two words, `low` and its `…_hi`: the whole value, both read unsigned.
+pub fn two_words(low: i32, high: i32, cfg: &Config) -> i64 {
+    (i64::from(cfg.unsigned(high)) << cfg.word_bits) + i64::from(cfg.unsigned(low))
+}
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum DemoView {
@@ -216,7 +221,7 @@ fn counters(meta: &Meta, engine: &dyn Engine) -> Vec<Counter> {
     let shown = outputs.filter_map(|o| {
         let low = word(&o.name)?;
         let value = match word(&format!("{}{HIGH_WORD}", o.name)) {
-            Some(high) => (i64::from(cfg.unsigned(high)) << cfg.word_bits) + i64::from(cfg.unsigned(low)),
+            Some(high) => two_words(low, high, &cfg),
             None => i64::from(low),
         };
         Some(Counter { label: o.name.replace('_', " "), meaning: o.meaning.clone(), value })

@@ -3,17 +3,18 @@
 //! the protocol's [`Build`] and [`View`] that carry them to the views.
 //!
 //! During a layer walk every value is of one moment: the PC, memory and
-//! registers are decoded from the tensor after the shown layer, and the
+//! registers are decoded from the tensor after the shown layer, the
 //! instruction shown is the one being executed (the PC changes at the layer
-//! that writes it, L7).
+//! that writes it, L7), and the step count includes it from L8 on.
 
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
+use crate::demo::{two_words, HIGH_WORD};
 use loom_core::asm::format_instr;
 use loom_core::frontend::{decode, registers, Column, Register};
 use loom_core::report::{self, Value, Vars};
 use loom_core::state::MachineState;
-use loom_core::Program;
+use loom_core::{Config, Program};
 
 /// At most this many changed elements of one array are narrated per step.
 const NARRATED_ELEMENTS: usize = 4;
@@ -26,6 +27,19 @@ pub struct VarRow {
     pub value: String,
     /// Whether the last step or run changed it.
     pub changed: bool,
+}
+
+/// A variable's value as the variables table shows it. The low word of a
+/// counter kept in two words (`count` beside `count_hi`) wraps on its own
+/// (`-56`), so the whole count follows it: `-56 (= 200 with count_hi)`.
+pub fn value_text(vars: &Vars, name: &str, value: &Value, cfg: &Config) -> String {
+    let high = vars.get(&format!("{name}{HIGH_WORD}"));
+    match (value, high) {
+        (Value::Scalar(low), Some(Value::Scalar(high))) => {
+            format!("{low} (= {} with {name}{HIGH_WORD})", two_words(*low, *high, cfg))
+        }
+        _ => value.to_string(),
+    }
 }
 
 /// The listing with each source line above the instructions compiled from it.
@@ -80,6 +94,15 @@ impl Session {
         match &self.layers {
             Some(Layers { at: Some(_), executing, .. }) => *executing,
             _ => self.pc_index(),
+        }
+    }
+
+    /// Instructions completed at the moment shown: during a layer walk the
+    /// executing one counts from its last layer on (L1…L7 are inside it).
+    fn shown_steps(&self) -> u64 {
+        match &self.layers {
+            Some(Layers { trace, at: Some(i), .. }) if i + 1 < trace.layers.len() => self.steps().saturating_sub(1),
+            _ => self.steps(),
         }
     }
 
@@ -204,7 +227,7 @@ impl Session {
         View {
             status,
             text: if running { "running".into() } else { self.status_text() },
-            steps: self.steps(),
+            steps: self.shown_steps(),
             pc: state.as_ref().map_or(0, |s| s.pc),
             line: instr.and_then(|k| self.program.as_ref()?.locs.get(k).copied().flatten()).map(|l| l.line),
             instr,

@@ -11,22 +11,14 @@ pub fn Attention(client: Client) -> impl IntoView {
             v.attention
                 .iter()
                 .map(|m| {
-                    let targets = m.targets.iter().map(usize::to_string).collect::<Vec<_>>().join(" + ");
+                    // The sentence names the layer, head, columns and any tie; the
+                    // scores follow, muted. A tie (top-2 attention) is by design, not an error.
+                    let scores = format!("best {:.2}, next {:.2}", m.best1, m.best2);
                     view! {
-                        <li class:tie=m.tie>
-                            <span class="mono">
-                                {format!(
-                                    "{} · {}: {} → {targets} (best {:.2}, next {:.2}{})",
-                                    m.layer,
-                                    m.head,
-                                    m.source,
-                                    m.best1,
-                                    m.best2,
-                                    if m.tie { ", tie split" } else { "" },
-                                )}
-                            </span>
-                            <br />
+                        <li>
                             <span class="meaning">{m.meaning.clone()}</span>
+                            " "
+                            <span class="mono scores">{scores}</span>
                         </li>
                     }
                 })

@@ -25,11 +25,14 @@ pub fn Demos(client: Client) -> impl IntoView {
     let load = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         let id = (!id.is_empty()).then_some(id);
-        if client.send(Command::Demo { id: id.clone() }).is_ok() && id.is_some() && persist {
-            client.build.with_untracked(|b| {
-                storage::save_draft(&b.source);
-                storage::save_config(&b.config);
-            });
+        if client.send(Command::Demo { id: id.clone() }).is_ok() && persist {
+            storage::save_demo(id.as_deref());
+            if id.is_some() {
+                client.build.with_untracked(|b| {
+                    storage::save_draft(&b.source);
+                    storage::save_config(&b.config);
+                });
+            }
         }
     };
     let picture = Signal::derive(move || -> Option<DemoView> { client.view.with(|v| v.demo.clone()) });

@@ -120,6 +120,11 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         handle.sent.set_value(text.clone());
         let options = serde_json::json!({ "dark": dark.get_untracked(), "readOnly": readonly });
         let h = create(&el, &text, &options.to_string());
+        // The text box itself (CodeMirror's content, or the fallback's textarea)
+        // carries the name a screen reader announces, not only its wrapper.
+        if let Some(field) = el.query_selector(".cm-content, textarea").ok().flatten() {
+            let _ = field.set_attribute("aria-label", "Program source");
+        }
         // The editor lives as long as the page: its callbacks do too.
         let changed = Closure::<dyn FnMut(String)>::new(move |text: String| handle.edited(client, text));
         on_change(h, &changed);
@@ -154,7 +159,7 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         set_breakpoints(h, &breakpoints.get());
     });
     // The executing line while stepping (cleared when nothing has run).
-    let line = Memo::new(move |_| client.view.with(|v| if v.steps > 0 { v.line } else { None }));
+    let line = Memo::new(move |_| client.view.with(|v| if v.steps > 0 || v.layer.is_some() { v.line } else { None }));
     Effect::new(move |_| {
         let Some(h) = handle.id.get() else { return };
         set_current_line(h, line.get().unwrap_or(0));

@@ -4,7 +4,7 @@
 //! zoom/pan, and a table of one region as the text alternative.
 
 use super::Client;
-use crate::heatmap::{changed, render, zones, Window};
+use crate::heatmap::{changed, render, zones, Palette, Window};
 use crate::session::{Build, View as MachineView};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -16,6 +16,9 @@ use web_sys::CanvasRenderingContext2d;
 const LABEL_W: usize = 76;
 const TOP: usize = 40;
 const ZONE_H: f64 = 12.0;
+/// Room under the cells for the last row group's name, and the least distance between two names.
+const BOTTOM: usize = 10;
+const LABEL_GAP: f64 = 11.0;
 /// The most columns the region table lists.
 const TABLE_MAX: usize = 48;
 
@@ -57,8 +60,10 @@ fn meaning(b: &Build, x: &Tensor, cfg: &Config, lay: &Layout, col: usize) -> Str
     }
 }
 
+/// `dark`: this instance's theme (several widgets on a page may differ); the
+/// canvas redraws in the theme's palette when it changes.
 #[component]
-pub fn Heatmap(client: Client) -> impl IntoView {
+pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let view: View = RwSignal::new(None);
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
@@ -76,7 +81,8 @@ pub fn Heatmap(client: Client) -> impl IntoView {
             el.set_height(0);
             return;
         };
-        client.view.with(|v| draw(&el, v, &cfg, &lay, &w));
+        let dark = dark.get();
+        client.view.with(|v| draw(&el, v, &cfg, &lay, &w, dark));
     });
     let win = move || window_for(client, view, width());
     let n = move || shape(client).map_or(1, |(c, _)| c.n);
@@ -114,6 +120,8 @@ pub fn Heatmap(client: Client) -> impl IntoView {
         })
     };
     let transformer = move || client.view.with(|v| v.tensor.is_some());
+    // The legend's swatches come from the palette the cells are drawn in.
+    let swatch = move |v: f32| rgb(Palette::of(dark.get()).colour(v));
     view! {
         <h2>"State tensor"</h2>
         <div class="heat-controls" hidden=move || !transformer()>
@@ -126,8 +134,10 @@ pub fn Heatmap(client: Client) -> impl IntoView {
             <button on:click=move |_| pan(-1) aria-label="Pan left">"◀"</button>
             <button on:click=move |_| pan(1) aria-label="Pan right">"▶"</button>
             <span class="legend">
-                <i class="neg"></i>"−1 " <i class="zero"></i>"0 " <i class="pos"></i>"+1 "
-                <i class="mark"></i>"changed"
+                <i style:background=move || swatch(-1.0)></i>"−1 "
+                <i style:background=move || swatch(0.0)></i>"0 "
+                <i style:background=move || swatch(1.0)></i>"+1 "
+                <i class="mark" style:border-color=move || rgb(Palette::of(dark.get()).mark)></i>"changed"
             </span>
         </div>
         <p class="hint" hidden=transformer>
@@ -154,37 +164,43 @@ pub fn Heatmap(client: Client) -> impl IntoView {
     }
 }
 
-fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window) {
+/// A colour as CSS.
+fn rgb([r, g, b]: [u8; 3]) -> String {
+    format!("rgb({r} {g} {b})")
+}
+
+fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window, dark: bool) {
     let Some(x) = &v.tensor else { return };
     let diff = v.previous.as_ref().map(|p| changed(p, x));
-    let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h);
+    let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h + BOTTOM);
     el.set_width(cw as u32);
     el.set_height(ch as u32);
     let Some(ctx) = el.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
     else {
         return;
     };
-    // The theme of this instance (several widgets on a page may differ).
-    let dark = el.closest("[data-theme]").ok().flatten().and_then(|r| r.get_attribute("data-theme")).as_deref()
-        == Some("dark");
     let (ink, band) = if dark { ("#ddd", "#2a2f36") } else { ("#222", "#eef0f3") };
     ctx.set_fill_style_str(if dark { "#16191d" } else { "#fff" });
     ctx.fill_rect(0.0, 0.0, cw as f64, ch as f64);
-    let px = render(x, diff.as_deref(), w);
+    let px = render(x, diff.as_deref(), w, &Palette::of(dark));
     if let Ok(img) =
         web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&px), w.width() as u32, (x.d * w.cell_h) as u32)
     {
         let _ = ctx.put_image_data(&img, LABEL_W as f64, TOP as f64);
     }
     ctx.set_font("10px sans-serif");
-    // Row groups: banded gutter, name, and a rule across the cells.
+    // Row groups: banded gutter, name, and a rule across the cells. A name
+    // never overlaps the one above (a one-row group is 3 px high), and the
+    // margin below keeps the last one whole.
+    let mut last_label = f64::NEG_INFINITY;
     for (i, g) in lay.groups().iter().enumerate() {
         let name = g.name;
         let (y0, y1) = ((TOP + g.rows.start * w.cell_h) as f64, (TOP + g.rows.end * w.cell_h) as f64);
         ctx.set_fill_style_str(if i % 2 == 0 { band } else { "transparent" });
         ctx.fill_rect(0.0, y0, LABEL_W as f64 - 4.0, y1 - y0);
         ctx.set_fill_style_str(ink);
-        let _ = ctx.fill_text(name, 4.0, (y0 + y1) / 2.0 + 3.0);
+        last_label = ((y0 + y1) / 2.0 + 3.0).max(last_label + LABEL_GAP);
+        let _ = ctx.fill_text(name, 4.0, last_label);
         ctx.set_stroke_style_str(ink);
         ctx.set_line_width(0.5);
         ctx.begin_path();

@@ -132,6 +132,8 @@ pub struct Theme(RwSignal<u8>);
 
 impl Theme {
     const LABELS: [&'static str; 3] = ["◐ system", "☾ dark", "☀ light"];
+    /// The choices by name, as saved across reloads (in the order of [`Theme::LABELS`]).
+    const CHOICES: [&'static str; 3] = ["system", "dark", "light"];
 
     pub fn new(choice: Option<ThemeChoice>) -> Theme {
         Theme(RwSignal::new(match choice {
@@ -139,6 +141,16 @@ impl Theme {
             Some(ThemeChoice::Dark) => 1,
             Some(ThemeChoice::Light) => 2,
         }))
+    }
+
+    /// The choice saved by [`Theme::choice`]; anything else is the system's.
+    pub fn restore(saved: Option<&str>) -> Theme {
+        Theme(RwSignal::new(Self::CHOICES.iter().position(|c| Some(*c) == saved).unwrap_or(0) as u8))
+    }
+
+    /// What was chosen (not what it shows): `"system"`, `"dark"` or `"light"`.
+    pub fn choice(&self) -> &'static str {
+        Self::CHOICES[self.0.get_untracked() as usize]
     }
 
     /// Keeps `<html data-theme>` in step (the page's own background and scrollbars).

@@ -3,7 +3,9 @@
 
 use super::Client;
 use crate::session::protocol::Status;
+use crate::session::value_text;
 use leptos::prelude::*;
+use loom_core::Config;
 use wasm_bindgen::JsCast;
 
 #[component]
@@ -53,23 +55,29 @@ pub fn StatusBar(client: Client) -> impl IntoView {
             <span class="engine">{engine}</span>
         </div>
         <p class="note" data-testid="note" hidden=move || note().is_none()>{note}</p>
-        <p class="narration" aria-live="polite">{move || view.with(|v| v.narration.clone())}</p>
+        // One line whatever its length (a wrapping line pushed the panes down on every step); the whole in its title.
+        <p class="narration" aria-live="polite" title=move || view.with(|v| v.narration.clone())>
+            {move || view.with(|v| v.narration.clone())}
+        </p>
     }
 }
 
 #[component]
 pub fn MachineView(client: Client) -> impl IntoView {
     let view = client.view;
+    let config = move || client.build.with(|b| Config::preset(&b.config).ok());
     let rows = move || {
+        let config = config();
         view.with(|v| {
             v.vars
                 .iter()
                 .map(|(name, value)| {
                     let changed = v.changed.contains(name);
+                    let text = config.map_or_else(|| value.to_string(), |c| value_text(&v.vars, name, value, &c));
                     view! {
                         <tr class:changed=changed>
                             <td class="name">{name.clone()}</td>
-                            <td class="value">{value.to_string()}</td>
+                            <td class="value">{text}</td>
                         </tr>
                     }
                 })

@@ -163,8 +163,11 @@ pub fn App() -> impl IntoView {
     provide_context(Mount::get());
     let link = leptos::prelude::location_hash().and_then(|h| link::decode(&h));
     let saved_config = storage::load_config();
+    let source = storage::load_draft().unwrap_or_default();
     let draft = Shared {
-        source: storage::load_draft().unwrap_or_default(),
+        // A demo comes back with its board, as long as its source was not edited.
+        demo: crate::demo::restored(storage::load_demo().as_deref(), &source).map(str::to_owned),
+        source,
         config: saved_config.clone().filter(|c| Config::preset(c).is_ok()),
         ..Shared::default()
     };
@@ -187,7 +190,7 @@ pub fn App() -> impl IntoView {
     };
     let handle = editor::EditorHandle::new(true);
     let actions = Actions::new(client, handle);
-    let theme = keys::Theme::new(None);
+    let theme = keys::Theme::restore(storage::load_theme().as_deref());
     theme.on_document();
     let dark = theme.dark();
     let help = RwSignal::new(false);
@@ -200,7 +203,8 @@ pub fn App() -> impl IntoView {
                 <toolbar::Toolbar client actions />
                 <div class="bar-end">
                     <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
-                        theme.cycle()
+                        theme.cycle();
+                        storage::save_theme(theme.choice());
                     }>{move || theme.label()}</button>
                     <button class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| {
                         help.update(|h| *h = !*h)
@@ -226,7 +230,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <section class="pane tensor" aria-label="State tensor">
                     <demos::Demos client />
-                    <heatmap::Heatmap client />
+                    <heatmap::Heatmap client dark />
                     <attention::Attention client />
                 </section>
                 <section class="pane machine" aria-label="Machine">

@@ -31,7 +31,7 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
             <diagnostics::Diagnostics client handle />
         }
         .into_any(),
-        Panel::Heatmap => view! { <heatmap::Heatmap client /> }.into_any(),
+        Panel::Heatmap => view! { <heatmap::Heatmap client dark /> }.into_any(),
         Panel::Attention => view! { <attention::Attention client /> }.into_any(),
         Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),

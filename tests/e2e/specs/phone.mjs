@@ -60,6 +60,15 @@ export const tests = [
       await page.select(tid("demo"), "snake");
       await page.expectText("status", "loaded");
       await until("the arrows", async () => (await page.count(tid("demo-key"))) === 4);
+      // The board is in view with Run: the demo comes before the editor on one column.
+      const near = await page.eval((run, board) => {
+        scrollTo(0, 0);
+        const [r, b] = [document.querySelector(run).getBoundingClientRect(), document.querySelector(board).getBoundingClientRect()];
+        return { run: r.bottom, top: b.top, bottom: b.bottom, height: innerHeight };
+      }, tid("run"), tid("demo-grid"));
+      if (near.bottom > near.height || near.top - near.run > 400)
+        throw new Error(`the board is at ${near.top.toFixed(0)}…${near.bottom.toFixed(0)} px, Run ends at ${near.run.toFixed(0)} px, the screen is ${near.height} px`);
+      await page.shot("23-phone-snake-board");
       // 1,000 steps/s: a few moves a second, so each tap lands before the snake meets a wall.
       await page.select(tid("speed"), "1000");
       await page.tap(tid("run"));

@@ -149,12 +149,23 @@ impl Checker<'_> {
         v
     }
 
+    /// Whether an error was already reported inside `span` (on its line, within its columns).
+    fn reported_within(&self, span: Span) -> bool {
+        self.sink.iter().any(|d| {
+            d.is_error() && d.span.line == span.line && d.span.col >= span.col && d.span.end_col <= span.end_col
+        })
+    }
+
     /// The length of one array dimension (`None` for `[]`).
     fn dim(&mut self, d: &VarDecl, e: &Option<Expr>) -> Option<usize> {
         let e = e.as_ref()?;
         let v = self.const_value(e, "an array size")?;
         if v <= 0 {
-            self.err(e.span, format!("the array `{}` must have a positive size, not {v}", d.name));
+            // A size literal too wide for a word was reported where it was read
+            // (and read as 0): one error, one cause.
+            if !self.reported_within(e.span) {
+                self.err(e.span, format!("the array `{}` must have a positive size, not {v}", d.name));
+            }
             return Some(1);
         }
         let m = self.cfg.mem_slots as i64;
