@@ -245,23 +245,23 @@ pub fn App() -> impl IntoView {
             </header>
             <div class="trace-only">{trace_page}</div>
             <div class="loom-only">
-            <share::LinkBanner banner client draft />
-            <machine::StatusBar client />
-            <main class="panes">
-                <section class="pane source" aria-label="Program">
-                    <editor::Editor client actions handle dark=dark />
-                    <diagnostics::Diagnostics client handle />
-                    <machine::Listing client />
-                </section>
-                <section class="pane tensor" aria-label="State tensor">
-                    <demos::Demos client />
-                    <heatmap::Heatmap client />
-                    <attention::Attention client />
-                </section>
-                <section class="pane machine" aria-label="Machine">
-                    <machine::MachineView client />
-                </section>
-            </main>
+                <share::LinkBanner banner client draft />
+                <machine::StatusBar client />
+                <main class="panes">
+                    <section class="pane source" aria-label="Program">
+                        <editor::Editor client actions handle dark=dark />
+                        <diagnostics::Diagnostics client handle />
+                        <machine::Listing client />
+                    </section>
+                    <section class="pane tensor" aria-label="State tensor">
+                        <demos::Demos client />
+                        <heatmap::Heatmap client />
+                        <attention::Attention client />
+                    </section>
+                    <section class="pane machine" aria-label="Machine">
+                        <machine::MachineView client />
+                    </section>
+                </main>
             </div>
             <keys::HelpSheet open=help />
             <share::ShareDialog open=sharing client handle />

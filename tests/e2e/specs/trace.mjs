@@ -8,7 +8,10 @@ const FIXED = '(module\n  (func (export "main") (result i32)\n    (i32.const 7))
 /** Replaces the WAT editor's text (CodeMirror, or its textarea fallback). */
 async function setWat(page, src) {
   const cm = (await page.count(`${tid("trace-editor")} .cm-content`)) > 0;
-  await page.click(cm ? `${tid("trace-editor")} .cm-content` : `textarea${tid("trace-editor")}`);
+  const target = cm ? `${tid("trace-editor")} .cm-content` : `textarea${tid("trace-editor")}`;
+  // Focused, not clicked: a long starter's lines are wider and taller than the editor, and Firefox
+  // refuses to click an element whose centre it cannot scroll into view.
+  await page.eval((sel) => document.querySelector(sel).focus(), target);
   await page.press("Control+a");
   await page.insertText(src);
 }
