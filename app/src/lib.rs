@@ -2,7 +2,8 @@
 //!
 //! [`session`] is the view-model (plain Rust, tested without a DOM), [`ui`]
 //! the thin components that show it and call its actions, [`storage`] what
-//! survives a reload.
+//! survives a reload; [`trace`] is the session of the second machine (the
+//! trace page), beside the Loom session.
 
 pub mod demo;
 pub mod heatmap;
@@ -10,6 +11,7 @@ pub mod link;
 pub mod options;
 pub mod session;
 pub mod storage;
+pub mod trace;
 pub mod ui;
 pub mod wire;
 

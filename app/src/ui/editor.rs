@@ -13,23 +13,23 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = LoomEditor)]
-    fn create(parent: &web_sys::Element, initial_text: &str, options: &str) -> u32;
+    pub(super) fn create(parent: &web_sys::Element, initial_text: &str, options: &str) -> u32;
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = getText)]
-    fn get_text(h: u32) -> String;
+    pub(super) fn get_text(h: u32) -> String;
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setText)]
-    fn set_text(h: u32, text: &str);
+    pub(super) fn set_text(h: u32, text: &str);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = onChange)]
-    fn on_change(h: u32, callback: &Closure<dyn FnMut(String)>);
+    pub(super) fn on_change(h: u32, callback: &Closure<dyn FnMut(String)>);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setDiagnostics)]
-    fn set_diagnostics(h: u32, diagnostics_json: &str);
+    pub(super) fn set_diagnostics(h: u32, diagnostics_json: &str);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setCurrentLine)]
     fn set_current_line(h: u32, line: u32);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = onBreakpointsChange)]
     fn on_breakpoints_change(h: u32, callback: &Closure<dyn FnMut(Vec<u32>)>);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = gotoLine)]
-    fn goto_line(h: u32, line: u32, col: u32, end_col: u32);
+    pub(super) fn goto_line(h: u32, line: u32, col: u32, end_col: u32);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setDark)]
-    fn set_dark(h: u32, dark: bool);
+    pub(super) fn set_dark(h: u32, dark: bool);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setBreakpoints)]
     fn set_breakpoints(h: u32, lines: &[u32]);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = onKeyCommand)]
@@ -92,7 +92,7 @@ impl EditorHandle {
 }
 
 /// Whether either editor script loaded (`window.LoomEditor`).
-fn bridge_loaded() -> bool {
+pub(super) fn bridge_loaded() -> bool {
     js_sys::Reflect::has(&js_sys::global(), &"LoomEditor".into()).unwrap_or(false)
 }
 

@@ -19,6 +19,7 @@ mod machine;
 mod messages;
 mod share;
 mod toolbar;
+mod trace;
 mod widget;
 
 use crate::link::{self, Shared};
@@ -195,12 +196,40 @@ pub fn App() -> impl IntoView {
     let dark = theme.dark();
     let help = RwSignal::new(false);
     let sharing = RwSignal::new(false);
-    keys::install(actions, help, client, None);
+    // The second machine's page is made the first time it is picked, then
+    // kept (hidden with the other's), so switching back and forth loses nothing.
+    let machine = RwSignal::new(Machine::Loom);
+    let traced = Memo::new(move |opened: Option<&bool>| opened == Some(&true) || machine.get() == Machine::Trace);
+    let trace_client = StoredValue::new(None::<trace::TraceClient>);
+    keys::install(shortcuts(actions, machine, trace_client), help, client, None);
+    let trace_page = move || {
+        traced.get().then(|| {
+            let client = trace_client.get_value().unwrap_or_else(|| {
+                let c = trace::TraceClient::new();
+                trace_client.set_value(Some(c));
+                c
+            });
+            view! { <trace::TracePage client dark=dark /> }
+        })
+    };
     view! {
-        <div class="loom page" data-theme=move || theme.name()>
+        <div class="loom page" data-theme=move || theme.name() data-machine=move || machine.get().name()>
             <header class="bar">
                 <h1>"Loom" <span class="sub">" playground"</span></h1>
-                <toolbar::Toolbar client actions />
+                <label class="picker">
+                    "machine "
+                    <select
+                        data-testid="machine-picker"
+                        title="The C machine (a transformer over one tensor) or the trace machine (WebAssembly by attention over its trace)"
+                        on:change=move |ev| machine.set(Machine::by_name(&event_target_value(&ev)))
+                    >
+                        <option value="loom">"Loom · C"</option>
+                        <option value="trace">"Trace · WebAssembly"</option>
+                    </select>
+                </label>
+                <div class="loom-only">
+                    <toolbar::Toolbar client actions />
+                </div>
                 <div class="bar-end">
                     <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
                         theme.cycle();
@@ -220,26 +249,89 @@ pub fn App() -> impl IntoView {
                     </button>
                 </div>
             </header>
-            <share::LinkBanner banner client draft />
-            <machine::StatusBar client />
-            <main class="panes">
-                <section class="pane source" aria-label="Program">
-                    <editor::Editor client actions handle dark=dark />
-                    <diagnostics::Diagnostics client handle />
-                    <machine::Listing client />
-                </section>
-                <section class="pane tensor" aria-label="State tensor">
-                    <demos::Demos client />
-                    <heatmap::Heatmap client dark />
-                    <attention::Attention client />
-                </section>
-                <section class="pane machine" aria-label="Machine">
-                    <machine::MachineView client />
-                </section>
-            </main>
+            <div class="trace-only">{trace_page}</div>
+            <div class="loom-only">
+                <share::LinkBanner banner client draft />
+                <machine::StatusBar client />
+                <main class="panes">
+                    <section class="pane source" aria-label="Program">
+                        <editor::Editor client actions handle dark=dark />
+                        <diagnostics::Diagnostics client handle />
+                        <machine::Listing client />
+                    </section>
+                    <section class="pane tensor" aria-label="State tensor">
+                        <demos::Demos client />
+                        <heatmap::Heatmap client dark />
+                        <attention::Attention client />
+                    </section>
+                    <section class="pane machine" aria-label="Machine">
+                        <machine::MachineView client />
+                    </section>
+                </main>
+            </div>
             <keys::HelpSheet open=help />
             <share::ShareDialog open=sharing client handle />
         </div>
+    }
+}
+
+/// The page's two machines (the picker's values are a contract of the page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Machine {
+    /// C (or assembly) on the transformer over one tensor.
+    Loom,
+    /// WebAssembly executed by attention over its trace.
+    Trace,
+}
+
+impl Machine {
+    fn name(self) -> &'static str {
+        match self {
+            Machine::Loom => "loom",
+            Machine::Trace => "trace",
+        }
+    }
+
+    fn by_name(name: &str) -> Machine {
+        if name == "trace" {
+            Machine::Trace
+        } else {
+            Machine::Loom
+        }
+    }
+}
+
+/// The keyboard's actions: the Loom machine's, or with the trace machine
+/// picked the same keys on it (Space runs or pauses, → steps, ← steps back,
+/// Esc resets; it has no layers or C lines).
+fn shortcuts(actions: Actions, machine: RwSignal<Machine>, trace: StoredValue<Option<trace::TraceClient>>) -> Actions {
+    use crate::trace::TraceCommand;
+    let either = |loom: Callback<()>, cmd: Option<fn(&trace::TraceClient) -> TraceCommand>| {
+        Callback::new(move |()| match (machine.get_untracked(), trace.get_value()) {
+            (Machine::Trace, Some(t)) => {
+                if let Some(cmd) = cmd {
+                    t.send(cmd(&t));
+                }
+            }
+            _ => loom.run(()),
+        })
+    };
+    let run_or_pause = |t: &trace::TraceClient| {
+        if t.view.with_untracked(|v| v.running) {
+            TraceCommand::Pause
+        } else {
+            TraceCommand::Run
+        }
+    };
+    Actions {
+        sync: actions.sync,
+        compile: either(actions.compile, None),
+        toggle_run: either(actions.toggle_run, Some(run_or_pause)),
+        step: either(actions.step, Some(|_| TraceCommand::Step)),
+        step_layer: either(actions.step_layer, None),
+        step_line: either(actions.step_line, None),
+        step_back: either(actions.step_back, Some(|_| TraceCommand::Back)),
+        reset: either(actions.reset, Some(|_| TraceCommand::Reset)),
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Runner<S: Store> {
     regs: Regs,
     status: Status,
     records: Vec<StepRecord>,
+    /// Writes of the prologue: the first step's writes start at this sequence number.
+    prologue: u64,
 }
 
 impl<S: Store> Runner<S> {
@@ -46,7 +48,8 @@ impl<S: Store> Runner<S> {
         };
         let entry = code.funcs.get(code.main as usize).map_or(0, |f| f.entry);
         let regs = Regs { pc: entry, sp: 0, fp: 0, depth: 0 };
-        Runner { code, store, regs, status, records: Vec::new() }
+        let prologue = store.seq();
+        Runner { code, store, regs, status, records: Vec::new(), prologue }
     }
 
     /// Executes one instruction (nothing once halted or trapped).
@@ -84,6 +87,13 @@ impl<S: Store> Runner<S> {
     /// Instructions executed.
     pub fn steps(&self) -> u64 {
         self.records.len() as u64
+    }
+
+    /// Writes made before the first step (globals, data segments, `main`'s
+    /// locals): step `i` appended the writes from the previous record's
+    /// `seq_end` (this, for the first) to its own.
+    pub fn prologue_writes(&self) -> u64 {
+        self.prologue
     }
 
     /// One record per step executed.
