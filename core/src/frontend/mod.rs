@@ -15,6 +15,7 @@ mod machine;
 pub use crate::compiler::Compiled;
 pub use crate::config::{Column, Config, PRESETS};
 pub use crate::diag::Diagnostic;
+pub use crate::image::CONSOLE;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
