@@ -411,11 +411,11 @@ impl Gen {
         if self.rng.chance(1, 4) {
             return Stmt::Putchar(self.expr(&mut cx, 2));
         }
-        let n = 1 + self.rng.below(3) as usize;
+        let n = 1 + self.rng.below(3);
         let mut convs = Vec::new();
         let mut args = Vec::new();
         for _ in 0..n {
-            let letter = ['d', 'i', 'u', 'x', 'X', 'c'][self.rng.below(6) as usize];
+            let letter = ['d', 'i', 'u', 'x', 'X', 'c'][self.rng.below(6)];
             let flag = match (letter, self.rng.below(4)) {
                 ('c', 0) | (_, 1) => "-",
                 ('c', _) | (_, 0) => "",

@@ -6,8 +6,8 @@ import { tid, until } from "../harness/page.mjs";
 const HELLO = `#include <stdio.h>
 int n = 42;
 int main() {
-    printf("%d\\n", n);
     puts("hi");
+    printf("%d\\n", n);
     for (int i = 0; i < 3; i++) putchar('a' + i);
     return 0;
 }
@@ -26,19 +26,19 @@ export const tests = [
       await page.expectText("status", "loaded");
       assert.equal(await consoleText(page), "");
       await page.blur();
-      // Step until the first character appears: it is '4', highlighted.
+      // Step until the first character appears: it is 'h', highlighted.
       await until("the first character", async () => {
         if ((await consoleText(page)) !== "") return true;
         await page.click(tid("step"));
         return false;
       });
-      assert.equal(await consoleText(page), "4");
-      assert.equal(await printed(page), "4");
+      assert.equal(await consoleText(page), "h");
+      assert.equal(await printed(page), "h");
       await page.shot("50-console-first-char");
-      // The next step computes, it prints nothing: no highlight.
+      // Each write is one step: the next prints 'i', then the newline.
       await page.click(tid("step"));
-      await until("the step to be shown", async () => (await printed(page)) === null);
-      assert.equal(await consoleText(page), "4");
+      await until("the second character", async () => (await consoleText(page)) === "hi");
+      assert.equal(await printed(page), "i");
     },
   ],
   [
@@ -47,15 +47,24 @@ export const tests = [
       await page.select(tid("speed"), "0");
       await page.click(tid("run"));
       await page.expectText("status", "halted");
-      assert.equal(await consoleText(page), "42\nhi\nabc");
+      assert.equal(await consoleText(page), "hi\n42\nabc");
       await page.shot("51-console-halted");
     },
   ],
   [
     "stepping back takes printed characters back off",
     async (page) => {
-      await page.click(tid("step-back"));
-      await until("the last character to go", async () => (await consoleText(page)) === "42\nhi\nab");
+      // Back over the loop's last steps to the one before the last putchar: its 'c' is gone.
+      await until("the last character to go", async () => {
+        if ((await consoleText(page)) !== "hi\n42\nabc") return true;
+        await page.click(tid("step-back"));
+        return false;
+      });
+      assert.equal(await consoleText(page), "hi\n42\nab");
+      await page.click(tid("step"));
+      await until("the step to print it again", async () => (await consoleText(page)) === "hi\n42\nabc");
+      assert.equal(await printed(page), "c");
+      await page.shot("51b-console-stepped-back");
     },
   ],
   [
@@ -67,7 +76,7 @@ export const tests = [
       assert.ok((await page.count(tid("console"))) === 1, "the widget shows a console");
       await page.click(tid("run"));
       await page.expectText("status", "halted");
-      await until("the widget's console to fill", async () => (await consoleText(page)) === "42\nhi\nabc");
+      await until("the widget's console to fill", async () => (await consoleText(page)) === "hi\n42\nabc");
       await page.shot("52-console-embed");
     },
   ],
