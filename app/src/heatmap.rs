@@ -3,6 +3,7 @@
 //! The canvas component only blits what this produces and draws labels.
 
 use loom_core::frontend::Tensor;
+use loom_core::frontend::{Column, CONSOLE};
 use loom_core::Config;
 
 /// The heatmap's colours: a diverging palette that stays readable with
@@ -53,12 +54,20 @@ pub fn changed(prev: &Tensor, now: &Tensor) -> Vec<bool> {
     prev.data.iter().zip(&now.data).map(|(a, b)| a.to_bits() != b.to_bits()).collect()
 }
 
-/// The column zones (scratch, memory, instructions) as contiguous ranges,
-/// named as [`Config::column`] names them: the one place zones are decided.
-pub fn zones(cfg: &Config) -> Vec<(&'static str, std::ops::Range<usize>)> {
+/// A column's zone: as [`Config::column`] names it (the one place zones are
+/// decided), except the program's console slot, which is the zone `console`.
+pub fn zone(cfg: &Config, console: Option<usize>, col: usize) -> &'static str {
+    match cfg.column(col) {
+        Column::Memory(slot) if Some(slot) == console => CONSOLE,
+        c => c.zone(),
+    }
+}
+
+/// The column zones (scratch, memory, console, instructions) as contiguous ranges.
+pub fn zones(cfg: &Config, console: Option<usize>) -> Vec<(&'static str, std::ops::Range<usize>)> {
     let mut out: Vec<(&'static str, std::ops::Range<usize>)> = Vec::new();
     for col in 0..cfg.n {
-        let zone = cfg.column(col).zone();
+        let zone = zone(cfg, console, col);
         match out.last_mut() {
             Some((z, r)) if *z == zone => r.end = col + 1,
             _ => out.push((zone, col..col + 1)),

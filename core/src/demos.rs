@@ -26,7 +26,7 @@ macro_rules! demo {
 }
 
 /// Every demo, in the order the page lists them.
-pub const DEMOS: [Demo; 3] = [demo!("sort"), demo!("snake"), demo!("sudoku")];
+pub const DEMOS: [Demo; 4] = [demo!("sort"), demo!("snake"), demo!("sudoku"), demo!("hanoi")];
 
 /// The demo called `id`.
 pub fn demo(id: &str) -> Option<&'static Demo> {

@@ -8,7 +8,12 @@
 //!   the run to draw and to feed input: [`run_to_frame`] stops *before* the
 //!   instruction after `frame()` executes, so writes made there are seen by the
 //!   code that follows;
-//! - what the page draws (e.g. `int screen[64]`) is named by the demo's metadata.
+//! - what the page draws (e.g. `int screen[64]`) is named by the demo's metadata;
+//! - what the program prints it writes, one character at a time, into its console slot
+//!   ([`Program::console`]); the host appends the slot's byte to an [`Output`] after each
+//!   instruction that writes it ([`Program::outputs`]). The machine does the formatting;
+//!   the host only reads what it wrote, so the console holds one character and a program
+//!   may print any amount: the host keeps the whole text.
 
 use crate::engine::Engine;
 use crate::image::{Program, Symbol};
@@ -110,6 +115,85 @@ pub fn run_to_frame(engine: &mut dyn Engine, max_steps: u64) -> Status {
     let breaks = frame_breaks(engine.program());
     let budget = engine.steps().saturating_add(max_steps);
     engine.run(budget, Some(&breaks))
+}
+
+/// The text a program printed so far, as the host collected it from the console slot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    bytes: Vec<u8>,
+    /// The engine's step count just after the last character was written.
+    last_step: Option<u64>,
+}
+
+impl Output {
+    /// The text; bytes that are not UTF-8 show as U+FFFD.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Whether the step that brought the engine to `steps` steps printed the last byte.
+    pub fn printed_at(&self, steps: u64) -> bool {
+        self.last_step == Some(steps)
+    }
+
+    /// Collects the character of an instruction that just executed: `executed` is its
+    /// index. Called after every step the host takes by itself (stepping in a debugger).
+    pub fn after_step(&mut self, engine: &dyn Engine, executed: Option<usize>) {
+        let prog = engine.program();
+        let (Some(slot), Some(k)) = (prog.console, executed) else { return };
+        if prog.outputs.binary_search(&k).is_ok() {
+            // `putchar` writes an `unsigned char`: the low byte of the word.
+            self.bytes.push(engine.read_slot(slot) as u8);
+            self.last_step = Some(engine.steps());
+        }
+    }
+}
+
+/// The instruction the PC points at (`None` once halted).
+pub fn current_instr(engine: &dyn Engine) -> Option<usize> {
+    engine.pc().checked_sub(engine.program().config.instr_col(0))
+}
+
+/// [`Engine::run`] that also collects what the program prints into `out`: the run stops
+/// before each instruction that writes the console, executes it alone and reads the
+/// character, then goes on. `breaks` and the result mean what they mean for `run`.
+/// A program that prints nothing runs exactly as `run` would.
+pub fn run_printing(engine: &mut dyn Engine, max_steps: u64, breaks: Option<&[bool]>, out: &mut Output) -> Status {
+    if engine.program().outputs.is_empty() {
+        return engine.run(max_steps, breaks);
+    }
+    let len = engine.program().code.len() + 1;
+    let user = |k: Option<usize>| k.is_some_and(|k| breaks.is_some_and(|b| b.get(k) == Some(&true)));
+    let mut stops = breaks.map_or_else(|| vec![false; len], <[bool]>::to_vec);
+    let outputs = engine.program().outputs.clone();
+    for &k in &outputs {
+        stops[k] = true;
+    }
+    loop {
+        let at = current_instr(engine);
+        if engine.status() == Status::Running && at.is_some_and(|k| outputs.binary_search(&k).is_ok()) {
+            if engine.steps() >= max_steps {
+                return Status::Budget;
+            }
+            let s = engine.step();
+            out.after_step(engine, at);
+            if s != Status::Running {
+                return s;
+            }
+            if user(current_instr(engine)) {
+                return Status::Running;
+            }
+            continue;
+        }
+        match engine.run(max_steps, Some(&stops)) {
+            Status::Running if !user(current_instr(engine)) => {}
+            s => return s,
+        }
+    }
 }
 
 #[cfg(test)]

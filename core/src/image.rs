@@ -31,6 +31,9 @@ pub struct Symbol {
     pub hidden: bool,
 }
 
+/// The console slot's name in listings, the heatmap and the variables a page hides.
+pub const CONSOLE: &str = "console";
+
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Program {
     pub config: Config,
@@ -46,6 +49,12 @@ pub struct Program {
     /// division-by-zero check jumps to one). Each is a HALT, so an engine that ignored
     /// traps would still stop; reporting them is the host's job.
     pub traps: Vec<Trap>,
+    /// The console: the memory slot a program prints through (`putchar`, `puts`, `printf`),
+    /// when it prints at all. Each character is one write of this slot.
+    pub console: Option<usize>,
+    /// Instruction indices (increasing) that write the console slot: after one executes,
+    /// the host appends the slot's low byte to the program's output (`host::Output`).
+    pub outputs: Vec<usize>,
 }
 
 /// A run-time fault the program raises by reaching instruction `index`.
@@ -84,6 +93,8 @@ impl Program {
             locs: Vec::new(),
             frames: Vec::new(),
             traps: Vec::new(),
+            console: None,
+            outputs: Vec::new(),
         }
     }
 
@@ -135,6 +146,18 @@ impl Program {
             if f > self.code.len() {
                 return whole(format!("frame point {f} lies outside the program"));
             }
+        }
+        if self.console.is_some_and(|c| c >= cfg.mem_slots) {
+            return whole("the console slot lies outside memory".into());
+        }
+        if self.console.is_none() && !self.outputs.is_empty() {
+            return whole("the program has output points but no console slot".into());
+        }
+        if let Some(&k) = self.outputs.iter().find(|&&k| k >= self.code.len()) {
+            return whole(format!("output point {k} lies outside the program"));
+        }
+        if !self.outputs.is_sorted_by(|a, b| a < b) {
+            return whole("the output points are not in increasing order".into());
         }
         for t in &self.traps {
             if self.code.get(t.index) != Some(&Instr::HALT) {
@@ -217,6 +240,9 @@ impl Program {
         else {
             return format!("col {col}");
         };
+        if self.console == Some(slot) {
+            return CONSOLE.to_string();
+        }
         if let Some(s) = self.symbol_at(slot) {
             return if s.is_array { format!("{}[{}]", s.name, slot - s.slot) } else { s.name.clone() };
         }

@@ -2,11 +2,14 @@
 //! wasm API returns). Its shape is a contract documented in the README:
 //!
 //! `{"status": "halted"|"fault"|"budget", "steps": int, "pc": int,
-//!   "vars": {name: int | [int, …]}, "fault": null | {"message": str, "line": int|null}}`
+//!   "vars": {name: int | [int, …]}, "fault": null | {"message": str, "line": int|null},
+//!   "output": str}`
 //!
 //! [`Vars`] is also what the playground's session protocol sends, so every
 //! front end names variables the same way.
 
+use crate::engine::Engine;
+use crate::host::Output;
 use crate::image::Program;
 use crate::state::Status;
 use serde::de::{MapAccess, Visitor};
@@ -94,15 +97,26 @@ pub struct Report {
     pub pc: usize,
     pub vars: Vars,
     pub fault: Option<Fault>,
+    /// What the program printed (`""` when nothing): always present.
+    pub output: String,
 }
 
-/// Builds the report from a finished (or stopped) run.
-pub fn run_report(prog: &Program, status: &Status, steps: u64, pc: usize, mem: &[i32]) -> Report {
+/// Builds the report from a finished (or stopped) run: the engine's state and what the
+/// program printed.
+pub fn run_report(prog: &Program, status: &Status, engine: &dyn Engine, output: &Output) -> Report {
     let status_name = match status {
         Status::Running => "budget",
         s => s.name(),
     };
-    Report { status: status_name.to_owned(), steps, pc, vars: vars(prog, mem), fault: fault(prog, status) }
+    let state = engine.state();
+    Report {
+        status: status_name.to_owned(),
+        steps: engine.steps(),
+        pc: state.pc,
+        vars: vars(prog, &state.mem),
+        fault: fault(prog, status),
+        output: output.text(),
+    }
 }
 
 /// The fault of a status, located.

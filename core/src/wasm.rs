@@ -15,7 +15,8 @@
 
 use crate::config::{Config, PRESETS};
 use crate::diag::{render_all, Diagnostic};
-use crate::frontend::{build, EngineKind, Lang};
+use crate::engine::Engine;
+use crate::frontend::{build, EngineKind, Lang, Machine};
 use crate::image::Program;
 use crate::report::run_report;
 use wasm_bindgen::prelude::*;
@@ -64,11 +65,9 @@ pub fn run_program(lang: &str, source: &str, config: &str, engine: &str, max_ste
     let config = preset(config).map_err(|e| JsError::new(&e))?;
     let prog = program(lang, source, config).map_err(fail)?;
     let kind = EngineKind::by_name(engine).map_err(|e| JsError::new(&e))?;
-    let mut machine = kind.start(&prog).map_err(|e| JsError::new(&e.to_string()))?;
+    let mut machine = Machine::new(kind, &prog).map_err(|e| JsError::new(&e.to_string()))?;
     let status = machine.run(u64::from(max_steps), None);
-    let state = machine.state();
-    Ok(serde_json::to_string(&run_report(&prog, &status, machine.steps(), state.pc, &state.mem))
-        .expect("reports serialise"))
+    Ok(serde_json::to_string(&run_report(&prog, &status, &machine, machine.output())).expect("reports serialise"))
 }
 
 fn preset(name: &str) -> Result<Config, String> {

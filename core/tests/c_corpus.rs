@@ -9,14 +9,16 @@
 //! // config: compact16            (optional; default `compact`)
 //! // expect: x = 5, ys = [1, 2, 3]
 //! // fault: division by zero @ 7  (optional: the run must stop with this fault on line 7)
+//! // output: "x = 5\n"           (optional: what it prints, escapes as in C; default nothing)
 //! ```
 //!
 //! `tests/c/regress/` holds the bugs the differential tester found (expected
 //! values from gcc); those that still fail are listed in its `KNOWN_FAILING`.
 
 use loom_core::compiler::compile;
-use loom_core::frontend::{EngineKind, DENSE_MAX_N};
-use loom_core::machine::{lockstep::lockstep, SparseEngine};
+use loom_core::frontend::{EngineKind, Machine, DENSE_MAX_N};
+use loom_core::host::{run_printing, Output};
+use loom_core::machine::lockstep::lockstep;
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::path::PathBuf;
@@ -44,10 +46,29 @@ struct Case {
     config: Config,
     expect: Vec<(String, Vec<i32>)>,
     fault: Option<(String, u32)>,
+    output: String,
 }
 
 fn header<'a>(src: &'a str, key: &str) -> Option<&'a str> {
     src.lines().find_map(|l| l.trim().strip_prefix("//")?.trim().strip_prefix(key)?.strip_prefix(':').map(str::trim))
+}
+
+/// Parses `"a\tb\n"`: a quoted string with C's common escapes.
+fn parse_output(text: &str) -> String {
+    let inner = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).expect("output: \"TEXT\"");
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        let escaped = if c == '\\' { chars.next() } else { None };
+        out.push(match escaped {
+            Some('n') => '\n',
+            Some('t') => '\t',
+            Some(e @ ('\\' | '"')) => e,
+            Some(e) => panic!("output: unknown escape `\\{e}`"),
+            None => c,
+        });
+    }
+    out
 }
 
 /// Parses `x = 5, ys = [1, 2, 3]`.
@@ -88,8 +109,9 @@ fn cases() -> Vec<Case> {
                 let (msg, line) = f.rsplit_once('@').expect("fault: MESSAGE @ LINE");
                 (msg.trim().to_string(), line.trim().parse().unwrap())
             });
+            let output = header(&source, "output").map(parse_output).unwrap_or_default();
             let name = p.strip_prefix(&root).unwrap().to_string_lossy().into();
-            Case { name, source, config, expect, fault }
+            Case { name, source, config, expect, fault, output }
         })
         .collect()
 }
@@ -113,8 +135,12 @@ fn run_case(case: &Case, engine: EngineKind) -> Result<(String, u64), String> {
     let out = compile(&case.source, case.config);
     let prog: Program = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
     let mut m = engine.start(&prog).map_err(|e| e.to_string())?;
-    let status = m.run(MAX_STEPS, None);
+    let mut output = Output::default();
+    let status = run_printing(m.as_mut(), MAX_STEPS, None, &mut output);
     let engine = engine.name();
+    if output.text() != case.output {
+        return Err(format!("{engine}: printed {:?}, expected {:?}", output.text(), case.output));
+    }
     match (&case.fault, &status) {
         (None, Status::Halted) => {}
         (Some((msg, line)), Status::Fault { pc, message }) => {
@@ -197,10 +223,12 @@ fn expect_headers_parse() {
         parse_expect("x = 5, ys = [1, -2, 3], z = -1"),
         [("x".to_string(), vec![5]), ("ys".to_string(), vec![1, -2, 3]), ("z".to_string(), vec![-1])]
     );
+    assert_eq!(parse_output(r#""a\tb \"c\" \\\n""#), "a\tb \"c\" \\\n");
 }
 
 /// Steps of each corpus program checked on the sparse transformer in lockstep
-/// with the interpreter (whole programs when shorter; a prefix otherwise).
+/// with the interpreter (whole programs when shorter; a prefix otherwise); a whole
+/// run must also print the expected output.
 const LOCKSTEP_STEPS: u64 = 200_000;
 
 #[test]
@@ -214,8 +242,14 @@ fn corpus_runs_in_lockstep_on_the_transformer() {
             continue;
         };
         let mut oracle = Interp::new(&prog).unwrap();
-        let mut sparse = SparseEngine::new(&prog).unwrap();
+        let mut sparse = Machine::new(EngineKind::Sparse, &prog).unwrap();
         match lockstep(&mut sparse, &mut oracle, LOCKSTEP_STEPS) {
+            Ok(status) if !status.is_running() && sparse.output().text() != case.output => failures.push(format!(
+                "{}: the transformer printed {:?}, expected {:?}",
+                case.name,
+                sparse.output().text(),
+                case.output
+            )),
             Ok(status) => println!("{:24} lockstep {:6} steps, {}", case.name, sparse.steps(), status.name()),
             Err(d) => failures.push(format!("{}: {d}", case.name)),
         }

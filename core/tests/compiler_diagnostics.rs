@@ -279,9 +279,72 @@ fn array_larger_than_memory() {
 }
 
 #[test]
+fn output_mistakes_are_located() {
+    check(
+        "#include <stdio.h>\n#include <string.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
+        expect![[r#"
+            warning: `#include` is ignored
+             --> prog.c:2:2
+              |
+            2 | #include <string.h>
+              |  ^^^^^^^
+              = note: there is no library; the builtins (abs, min, max, assert, frame, putchar, puts, printf) are always available
+
+            error: the conversion `%q` is unsupported
+             --> prog.c:6:12
+              |
+            6 |     printf("%d %q\n", f);
+              |            ^^^^^^^^^
+              = hint: conversions: %d %i %u %x %X %c %s and %%, with an optional `-` or `0` flag and a width (`%3d`, `%-4s`, `%02x`)
+
+            error: the format asks for 2 argument(s) but 1 were given
+             --> prog.c:7:5
+              |
+            7 |     printf("%d %d\n", f);
+              |     ^^^^^^^^^^^^^^^^^^^^
+
+            error: `printf`'s format must be a string literal
+             --> prog.c:8:12
+              |
+            8 |     printf(f);
+              |            ^
+              = note: the format is converted when the program is compiled
+              = hint: write it in place: `printf("%d\n", x)`
+
+            error: the string is `int` but `int *` is expected
+             --> prog.c:9:18
+              |
+            9 |     printf("%s", f);
+              |                  ^
+              = hint: take an address with `&x`, or pass an array by its name
+
+            error: `puts` takes one argument but 2 were given
+              --> prog.c:10:5
+               |
+            10 |     puts("a", "b");
+               |     ^^^^^^^^^^^^^^
+
+            error: `putchar` returns no value here
+              --> prog.c:11:9
+               |
+            11 |     f = putchar(65);
+               |         ^^^^^^^^^^^
+               = hint: call `putchar` as a statement of its own
+
+            error: a precision (`%5.…`) is unsupported
+              --> prog.c:12:12
+               |
+            12 |     printf("%5.2d", f);
+               |            ^^^^^^^
+               = hint: conversions: %d %i %u %x %X %c %s and %%, with an optional `-` or `0` flag and a width (`%3d`, `%-4s`, `%02x`)
+        "#]],
+    );
+}
+
+#[test]
 fn no_library_and_no_labels() {
     check(
-        "int main() {\n    int x = sizeof(x);\nagain:\n    printf(x);\n    x = x + 1;\n}\n",
+        "int main() {\n    int x = sizeof(x);\nagain:\n    scanf(x);\n    x = x + 1;\n}\n",
         expect![[r#"
             error: `sizeof` is unsupported
              --> prog.c:2:13
@@ -295,11 +358,13 @@ fn no_library_and_no_labels() {
             3 | again:
               | ^^^^^
 
-            error: undefined function `printf`
+            error: undefined function `scanf`
              --> prog.c:4:5
               |
-            4 |     printf(x);
-              |     ^^^^^^^^^
+            4 |     scanf(x);
+              |     ^^^^^^^^
+              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
+              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
         "#]],
     );
 }

@@ -107,6 +107,7 @@ fn cli_runs_and_builds_c() {
     let rep: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(rep["status"], "halted");
     assert_eq!(rep["vars"]["x"], 42);
+    assert_eq!(rep["output"], "", "`output` is always present");
     let (ok, stdout, _) = loom(&["build", good.to_str().unwrap(), "--config", "default"]);
     assert!(ok && stdout.contains("   2: int main() { x = 6 * 7; }") && stdout.contains("MOV x"), "{stdout}");
     let (ok, _, stderr) = loom(&["build", bad.to_str().unwrap()]);
@@ -114,9 +115,34 @@ fn cli_runs_and_builds_c() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The contract's `output`: what the program printed, the same on every engine (the dense
+/// one on a small configuration), with and without lockstep.
+#[test]
+fn cli_reports_what_a_program_prints_on_every_engine() {
+    let dir = std::env::temp_dir().join(format!("loom-cli-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("answer.c");
+    std::fs::write(&file, "#include <stdio.h>\nint n = 42;\nint main() {\n    printf(\"%d\\n\", n);\n}\n").unwrap();
+    let path = file.to_str().unwrap();
+    for args in [
+        &["--engine", "interp"][..],
+        &["--engine", "sparse"],
+        &["--engine", "dense", "--config", "small"],
+        &["--engine", "sparse", "--lockstep"],
+    ] {
+        let (ok, stdout, stderr) = loom(&[&["run", path, "--json"][..], args].concat());
+        assert!(ok, "{args:?}: {stderr}");
+        let rep: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!((&rep["status"], &rep["output"]), (&"halted".into(), &"42\n".into()), "{args:?}");
+    }
+    let (ok, stdout, _) = loom(&["run", path]);
+    assert!(ok && stdout.ends_with("output:\n42\n\n"), "{stdout:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn warnings_do_not_stop_compilation() {
-    let src = "#include <stdio.h>\nint x;\nint main() {\n    if (x) x = 1 / 0;\n}\n";
+    let src = "#include <string.h>\nint x;\nint main() {\n    if (x) x = 1 / 0;\n}\n";
     let out = compile(src, preset("compact"));
     let msgs: Vec<_> = out.diagnostics.iter().map(|d| (d.span.line, d.is_error(), d.message.as_str())).collect();
     assert_eq!(msgs, [(1, false, "`#include` is ignored"), (4, false, "division by zero")]);

@@ -4,6 +4,7 @@
 
 use loom_core::compiler::compile;
 use loom_core::demos::{demo, Meta, DEMOS};
+use loom_core::frontend::{EngineKind, Machine};
 use loom_core::host::{read_scalar, read_var, run_to_frame, write_scalar, write_var};
 use loom_core::machine::{lockstep::lockstep, SparseEngine};
 use loom_core::state::Status;
@@ -306,5 +307,34 @@ fn sorts_run_in_lockstep_on_the_transformer() {
             writes.push(("algo", vec![algo]));
             assert_eq!(in_lockstep(&prog, &writes, 100_000), Status::Halted, "{} / algo {algo}", ex.name);
         }
+    }
+}
+
+/// Solves Hanoi for `disks` on a machine of `kind`: the moves counted, the pegs at the end
+/// and what it printed (through the host's console collection, as the page's Console).
+fn hanoi(kind: EngineKind, prog: &Program, disks: i64) -> (i32, Vec<i32>, String, usize) {
+    let mut m = Machine::new(kind, prog).unwrap();
+    write_scalar(&mut m, "disks", disks).unwrap();
+    let frames = run_to_end(&mut m, 1_000_000);
+    (read_scalar(&m, "moves").unwrap(), read_var(&m, "tower").unwrap(), m.output().text(), frames)
+}
+
+#[test]
+fn hanoi_moves_every_disk_to_peg_c_and_prints_each_move() {
+    let (prog, meta) = build("hanoi");
+    for ex in &meta.examples {
+        let disks = ex.writes["disks"][0];
+        let (moves, tower, text, frames) = hanoi(EngineKind::Interp, &prog, disks);
+        assert_eq!((moves, frames), ((1 << disks) - 1, (1 << disks) - 1), "{}", ex.name);
+        // Peg C (column 2) holds 1..=disks from the top; A and B are empty.
+        let pegs: Vec<Vec<i32>> = (0..3).map(|p| tower.iter().skip(p).step_by(3).copied().collect()).collect();
+        let stack: Vec<i32> = (0..5).map(|r| (r as i64 - (5 - disks) + 1).max(0) as i32).collect();
+        assert_eq!(pegs, [vec![0; 5], vec![0; 5], stack], "{}", ex.name);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), moves as usize + 2, "{text}");
+        assert_eq!(lines[0], format!("{disks} disks from A to C"));
+        assert_eq!(lines[1], "1: disk 1 A -> ".to_owned() + if disks % 2 == 0 { "B" } else { "C" });
+        assert_eq!(*lines.last().unwrap(), format!("done in {moves} moves"));
+        assert_eq!(hanoi(EngineKind::Sparse, &prog, disks), (moves, tower, text, frames), "{}: sparse", ex.name);
     }
 }

@@ -5,8 +5,9 @@
 
 use expect_test::expect_file;
 use loom_core::compiler::annotated_listing;
-use loom_core::frontend::{build, Config, EngineKind, Lang};
+use loom_core::frontend::{build, Config, EngineKind, Lang, Machine};
 use loom_core::report::run_report;
+use loom_core::Engine;
 use std::path::{Path, PathBuf};
 
 /// Long enough for every corpus program (the Sudoku takes 7.5 M steps).
@@ -51,9 +52,10 @@ fn listings_and_run_reports_of_the_corpus() {
         let name = golden_name(path);
         expect_file![format!("golden/listing/{name}.txt")].assert_eq(&annotated_listing(&built, &source));
 
-        let mut m = EngineKind::Interp.start(&prog).unwrap();
+        // As `loom run --json` does: the façade's machine, which also collects the output.
+        let mut m = Machine::new(EngineKind::Interp, &prog).unwrap();
         let status = m.run(MAX_STEPS, None);
-        let report = run_report(&prog, &status, m.steps(), m.pc(), &m.state().mem);
+        let report = run_report(&prog, &status, &m, m.output());
         let json = serde_json::to_string_pretty(&report).unwrap() + "\n";
         expect_file![format!("golden/run/{name}.json")].assert_eq(&json);
     }

@@ -203,10 +203,7 @@ fn every_run_time_fault_class_stops_with_pc_and_message() {
     let mut m = Interp::new(&prog).unwrap();
     m.run(10, None);
     assert_eq!(fault_message(&m), (c.instr_col(2), "division by zero".to_string()));
-    assert_eq!(
-        loom_core::report::run_report(&prog, &m.status(), 1, m.pc(), m.mem()).fault.and_then(|f| f.line),
-        Some(4)
-    );
+    assert_eq!(loom_core::report::fault(&prog, &m.status()).and_then(|f| f.line), Some(4));
 }
 
 #[test]

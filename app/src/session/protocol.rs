@@ -254,6 +254,9 @@ pub struct Build {
     pub instructions: usize,
     /// What each column holds, in words ("M[40] = sum (slot 8)" without its value).
     pub columns: Vec<String>,
+    /// The memory slot the program prints through, when it prints (the heatmap's
+    /// `console` zone).
+    pub console: Option<usize>,
     pub breakpoints: Vec<u32>,
     pub demo: Option<DemoInfo>,
 }
@@ -317,6 +320,10 @@ pub struct View {
     pub registers: Vec<Register>,
     pub attention: Vec<AttnRow>,
     pub demo: Option<DemoView>,
+    /// What the program printed so far (the console's text, as the host collected it).
+    pub output: String,
+    /// Whether the step on display printed the last character of `output`.
+    pub printed: bool,
     /// The tensor on display (transformers only).
     #[serde(skip)]
     pub tensor: Option<Tensor>,

@@ -14,7 +14,7 @@ use loom_core::asm::format_instr;
 use loom_core::frontend::{decode, registers, Column, Register};
 use loom_core::report::{self, Value, Vars};
 use loom_core::state::MachineState;
-use loom_core::{Config, Program};
+use loom_core::{Config, Engine, Program};
 
 /// At most this many changed elements of one array are narrated per step.
 const NARRATED_ELEMENTS: usize = 4;
@@ -245,6 +245,8 @@ impl Session {
             registers: self.registers(),
             attention: self.attention(),
             demo: None,
+            output: self.machine.as_ref().map(|m| m.output().text()).unwrap_or_default(),
+            printed: self.machine.as_ref().is_some_and(|m| m.output().printed_at(m.steps())),
             tensor: self.tensor().cloned(),
             previous: self.previous_tensor().cloned(),
         }
@@ -268,6 +270,7 @@ impl Session {
                 .program
                 .as_ref()
                 .map_or_else(Vec::new, |p| (0..p.config.n).map(|c| column_name(p, c)).collect()),
+            console: self.program.as_ref().and_then(|p| p.console),
             breakpoints: self.breakpoints.clone(),
             demo: None,
         }

@@ -4,7 +4,7 @@
 //! zoom/pan, and a table of one region as the text alternative.
 
 use super::Client;
-use crate::heatmap::{changed, render, zones, Palette, Window};
+use crate::heatmap::{changed, render, zone, zones, Palette, Window};
 use crate::session::{Build, View as MachineView};
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -82,7 +82,8 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
             return;
         };
         let dark = dark.get();
-        client.view.with(|v| draw(&el, v, &cfg, &lay, &w, dark));
+        let console = client.build.with(|b| b.console);
+        client.view.with(|v| draw(&el, v, &cfg, &lay, &w, dark, console));
     });
     let win = move || window_for(client, view, width());
     let n = move || shape(client).map_or(1, |(c, _)| c.n);
@@ -114,7 +115,7 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
         client.view.with(|v| {
             let t = v.tensor.as_ref()?;
             let what = client.build.with(|b| meaning(b, t, &cfg, &lay, col));
-            let zone = cfg.column(col).zone();
+            let zone = client.build.with(|b| zone(&cfg, b.console, col));
             let text = format!("{} · column {col} ({zone}): {what} · value {}", lay.label(row), t.get(row, col));
             Some(view! { <div class="tooltip" style=format!("left:{}px;top:{}px", x + 12, y + 12)>{text}</div> })
         })
@@ -169,7 +170,15 @@ fn rgb([r, g, b]: [u8; 3]) -> String {
     format!("rgb({r} {g} {b})")
 }
 
-fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window, dark: bool) {
+fn draw(
+    el: &web_sys::HtmlCanvasElement,
+    v: &MachineView,
+    cfg: &Config,
+    lay: &Layout,
+    w: &Window,
+    dark: bool,
+    console: Option<usize>,
+) {
     let Some(x) = &v.tensor else { return };
     let diff = v.previous.as_ref().map(|p| changed(p, x));
     let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h + BOTTOM);
@@ -210,11 +219,12 @@ fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &La
     }
     // Column zones along the top, with their boundaries.
     let cols = w.first..w.first + w.cols;
-    for (zone, range) in zones(cfg) {
+    for (zone, range) in zones(cfg, console) {
         let (start, end) = (range.start, range.end);
         let colour = match zone {
             "memory" => "#5aae61",
             "instructions" => "#8073ac",
+            "console" => "#d6604d",
             _ => "#9aa5b1",
         };
         let (a, b) = (start.max(cols.start), end.min(cols.end));
@@ -226,7 +236,11 @@ fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &La
         ctx.set_fill_style_str(colour);
         ctx.fill_rect(x0, 0.0, x1 - x0, ZONE_H);
         ctx.set_fill_style_str("#fff");
-        let _ = ctx.fill_text(zone, x0 + 2.0, ZONE_H - 2.0);
+        // The one-column console is named only when zoomed in enough (the tooltip names it always).
+        let fits = 6.0 * zone.len() as f64 + 4.0 <= x1 - x0;
+        if zone != "console" || fits {
+            let _ = ctx.fill_text(zone, x0 + 2.0, ZONE_H - 2.0);
+        }
         ctx.set_stroke_style_str(ink);
         ctx.set_line_width(1.0);
         ctx.begin_path();

@@ -9,6 +9,7 @@
 mod api;
 mod attention;
 mod client;
+mod console;
 mod demos;
 mod diagnostics;
 mod download;
@@ -265,6 +266,7 @@ pub fn App() -> impl IntoView {
                         <attention::Attention client />
                     </section>
                     <section class="pane machine" aria-label="Machine">
+                        <console::Console client />
                         <machine::MachineView client />
                     </section>
                 </main>

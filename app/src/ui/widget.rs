@@ -5,8 +5,8 @@
 //! key listener, so several on one page are independent.
 
 use super::{
-    attention, current_state, demos, diagnostics, editor, heatmap, keys, machine, new_client, open, Actions, Client,
-    Mount,
+    attention, console, current_state, demos, diagnostics, editor, heatmap, keys, machine, new_client, open, Actions,
+    Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 /// Whether this build has a view for the panel. Panels are data: a new view
 /// gets an arm here and in [`panel_view`], and `panels=` accepts its id.
 pub fn available(p: Panel) -> bool {
-    !matches!(p, Panel::Console | Panel::Explain)
+    p != Panel::Explain
 }
 
 /// The view of one panel.
@@ -35,7 +35,8 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         Panel::Attention => view! { <attention::Attention client /> }.into_any(),
         Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),
-        Panel::Console | Panel::Explain => ().into_any(),
+        Panel::Console => view! { <console::Console client /> }.into_any(),
+        Panel::Explain => ().into_any(),
     }
 }
 

@@ -1,9 +1,9 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::frontend::{build as build_source, run_states, Compiled, EngineKind, Lang};
+use loom_core::frontend::{build as build_source, run_states, Compiled, EngineKind, Lang, Machine};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report};
+use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
@@ -98,7 +98,7 @@ fn build(opts: &Opts) -> Result<(), String> {
 
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
-    let mut m = EngineKind::by_name(&opts.engine)?.start(&prog).map_err(|e| e.to_string())?;
+    let mut m = Machine::new(EngineKind::by_name(&opts.engine)?, &prog).map_err(|e| e.to_string())?;
     let status = if opts.lockstep {
         if opts.engine == EngineKind::Interp.name() {
             return Err(
@@ -106,7 +106,7 @@ fn run(opts: &Opts) -> Result<(), String> {
             );
         }
         let mut oracle = Interp::new(&prog).map_err(|e| e.to_string())?;
-        match lockstep(m.as_mut(), &mut oracle, opts.max_steps) {
+        match lockstep(&mut m, &mut oracle, opts.max_steps) {
             Ok(s) => {
                 eprintln!("lockstep: {} agreed with the interpreter for {} steps", m.name(), m.steps());
                 if s.is_running() {
@@ -120,8 +120,7 @@ fn run(opts: &Opts) -> Result<(), String> {
     } else {
         m.run(opts.max_steps, None)
     };
-    let (steps, pc, mem) = (m.steps(), m.pc(), m.state().mem);
-    let rep = report::run_report(&prog, &status, steps, pc, &mem);
+    let rep = report::run_report(&prog, &status, &m, m.output());
     if opts.json {
         println!("{}", serde_json::to_string(&rep).expect("reports serialise"));
     } else {
@@ -132,6 +131,9 @@ fn run(opts: &Opts) -> Result<(), String> {
         }
         for (k, v) in rep.vars.iter() {
             println!("  {k} = {v}");
+        }
+        if !rep.output.is_empty() {
+            println!("output:\n{}", rep.output);
         }
     }
     Ok(())

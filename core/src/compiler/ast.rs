@@ -69,6 +69,12 @@ pub enum Builtin {
     Assert,
     /// `frame()`: a no-op instruction recorded in `Program.frames`, where the host may pause.
     Frame,
+    /// `putchar(c)`: prints the character `c` (its low byte) through the console slot.
+    Putchar,
+    /// `puts(s)`: prints the string `s` and a newline.
+    Puts,
+    /// `printf(format, …)`: prints a literal format with its arguments converted.
+    Printf,
 }
 
 impl Builtin {
@@ -79,20 +85,26 @@ impl Builtin {
             "max" => Builtin::Max,
             "assert" => Builtin::Assert,
             "frame" => Builtin::Frame,
+            "putchar" => Builtin::Putchar,
+            "puts" => Builtin::Puts,
+            "printf" => Builtin::Printf,
             _ => return None,
         })
     }
 
-    pub fn arity(self) -> usize {
+    /// The number of `int` arguments; `None` for the output builtins, whose arguments the
+    /// checker reads by what they print.
+    pub fn arity(self) -> Option<usize> {
         match self {
-            Builtin::Abs | Builtin::Assert => 1,
-            Builtin::Min | Builtin::Max => 2,
-            Builtin::Frame => 0,
+            Builtin::Abs | Builtin::Assert => Some(1),
+            Builtin::Min | Builtin::Max => Some(2),
+            Builtin::Frame => Some(0),
+            Builtin::Putchar | Builtin::Puts | Builtin::Printf => None,
         }
     }
 
     pub fn returns_value(self) -> bool {
-        !matches!(self, Builtin::Assert | Builtin::Frame)
+        matches!(self, Builtin::Abs | Builtin::Min | Builtin::Max)
     }
 }
 
@@ -114,7 +126,6 @@ pub enum ExprKind {
     Num(i64),
     /// A string literal's bytes (escapes decoded, no terminating zero). Where a string may
     /// stand is the checker's business.
-    #[allow(dead_code)] // built by the lexer's string literals (issue 15, landing from the output work)
     Str(Vec<u8>),
     Var(String),
     /// `base[index]`: `base` is an array or a pointer.

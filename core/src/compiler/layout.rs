@@ -1,14 +1,14 @@
 //! Label resolution and memory layout: a small peephole pass over the
 //! symbolic code, then globals at slot 0 (declaration order, so the host can
 //! find them; string literals after them), the deduplicated constant pool, the
-//! registers of recursive calls, the compile-time stack, and the run-time
+//! console (when the program prints), the registers of recursive calls, the compile-time stack, and the run-time
 //! stack of recursive calls in the rest of memory.
 
 use super::codegen::{Item, Label, Lowered, Mem, Opd, Reg};
 use super::resolved::Resolved;
 use crate::config::Config;
 use crate::diag::{Diagnostic, Span};
-use crate::image::{Program, Symbol, Trap};
+use crate::image::{Program, Symbol, Trap, CONSOLE};
 use crate::isa::{Instr, Opcode};
 use std::collections::HashMap;
 
@@ -43,6 +43,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     };
     let mut pool: Vec<Mem> = Vec::new();
     let mut recursion = false;
+    let mut prints = false;
     for it in &items {
         if let Item::Ins { a, b, c, .. } = it {
             for o in [a, b, c] {
@@ -53,13 +54,16 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
                         pool.push(pooled(*m))
                     }
                     Opd::M(Mem::Reg(_)) => recursion = true,
+                    Opd::M(Mem::Console) => prints = true,
                     _ => {}
                 }
             }
         }
     }
     let globals = ck.data.len();
-    let regs = globals + pool.len();
+    // The console follows the constants, when the program prints.
+    let console = globals + pool.len();
+    let regs = console + usize::from(prints);
     let stack = regs + if recursion { REGS.len() } else { 0 };
     let slots = stack + low.stack_slots;
     if count > cfg.instr_slots() || slots > cfg.mem_slots {
@@ -70,7 +74,8 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
             Mem::Global(s) => s,
             Mem::Stack(d) => stack + d,
             Mem::Reg(r) => regs + REGS.iter().position(|&x| x == r).expect("invariant: every register is listed"),
-            Mem::Frame(_) => unreachable!("invariant: frame slots are placed by code generation"),
+            Mem::Console => console,
+            Mem::Frame(_) | Mem::Num(_) => unreachable!("invariant: these slots are placed by code generation"),
             other => {
                 globals + pool.iter().position(|p| *p == pooled(other)).expect("invariant: every constant is pooled")
             }
@@ -86,6 +91,9 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     let mut prog = Program::empty(cfg);
     for it in &items {
         if let Item::Ins { op, a, b, c, loc } = *it {
+            if b == Opd::M(Mem::Console) {
+                prog.outputs.push(prog.code.len());
+            }
             let ins = match op {
                 Opcode::Subleq => Instr::subleq(col(a), col(b), col(c)),
                 _ => Instr::ext(op, col(b), col(c)),
@@ -122,6 +130,10 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     if !pool.is_empty() {
         prog.symbols.push(symbol("$const", globals, pool.len(), true, "compiler", true));
+    }
+    if prints {
+        prog.console = Some(console);
+        prog.symbols.push(symbol(CONSOLE, console, 1, false, "compiler", true));
     }
     if recursion {
         // The run-time stack takes the rest of memory; `Room` counts its words (at most the

@@ -1,6 +1,6 @@
-//! Tokens with their spans, after `#define` substitution. Comments and
-//! unsupported lexemes (strings, floats) are handled here so the parser only
-//! sees C it can give a precise message about.
+//! Tokens with their spans, after `#define` substitution. Comments, string
+//! literals (escapes decoded) and unsupported lexemes (floats) are handled here
+//! so the parser only sees C it can give a precise message about.
 
 use super::Sink;
 use crate::diag::{Diagnostic, Span};
@@ -11,6 +11,8 @@ pub enum Tok {
     /// An integer literal; `bits_ok` says whether a hex/octal/char form may use the full unsigned N-bit range.
     Num(i64, bool),
     Ident(String),
+    /// A string literal's bytes, escapes decoded (UTF-8 for other characters).
+    Str(Vec<u8>),
     Punct(&'static str),
     Eof,
 }
@@ -181,11 +183,12 @@ impl Lexer<'_> {
                 }
                 self.macros.insert(m.clone(), d[3..].to_vec());
             }
-            "include" => {
-                self.sink.push(Diagnostic::warning(span, "`#include` is ignored").with_note(
-                    "there is no library; the builtins abs, min, max, assert and frame are always available",
-                ))
-            }
+            // The same file builds with gcc: its headers declare what the builtins are here.
+            "include" if matches!(header(&d[2..]).as_deref(), Some("stdio.h" | "stdlib.h")) => {}
+            "include" => self.sink.push(Diagnostic::warning(span, "`#include` is ignored").with_note(
+                "there is no library; the builtins (abs, min, max, assert, frame, putchar, puts, printf) are always \
+                 available",
+            )),
             _ => self.sink.push(
                 Diagnostic::error(span, format!("the directive `#{name}` is unsupported"))
                     .with_hint("only `#define NAME value` is supported"),
@@ -212,18 +215,29 @@ impl Lexer<'_> {
         }
         if c == '"' {
             self.bump();
-            while !matches!(self.peek(0), '"' | '\n' | '\0') {
-                if self.bump() == '\\' {
-                    self.bump();
+            let mut bytes = Vec::new();
+            while !matches!(self.peek(0), '"' | '\n') && self.i < self.chars.len() {
+                let c = self.bump();
+                let v = if c == '\\' { self.escape() } else { c as i64 };
+                if c != '\\' && !c.is_ascii() {
+                    bytes.extend(c.to_string().bytes());
+                } else {
+                    // A byte: `"\x1FF"` keeps its low eight bits, as C's `char` would.
+                    bytes.push(v as u8);
                 }
             }
-            if self.peek(0) == '"' {
+            let closed = self.peek(0) == '"';
+            if closed {
                 self.bump();
             }
             let span = span_to(self);
-            self.sink
-                .push(Diagnostic::error(span, "string literals are unsupported").with_note("the only type is `int`"));
-            return Some(Token { tok: Tok::Num(0, false), span });
+            if !closed {
+                self.sink.push(
+                    Diagnostic::error(span, "unterminated string literal")
+                        .with_hint("close it with `\"` on the same line"),
+                );
+            }
+            return Some(Token { tok: Tok::Str(bytes), span });
         }
         for p in PUNCTS {
             if p.chars().enumerate().all(|(k, pc)| self.peek(k) == pc) {
@@ -276,27 +290,32 @@ impl Lexer<'_> {
         }
     }
 
+    /// The value of an escape sequence, after its backslash.
+    fn escape(&mut self) -> i64 {
+        match self.bump() {
+            'n' => 10,
+            't' => 9,
+            'r' => 13,
+            '0' => 0,
+            'a' => 7,
+            'b' => 8,
+            'f' => 12,
+            'v' => 11,
+            'x' => {
+                let mut v = 0i64;
+                while self.peek(0).is_ascii_hexdigit() {
+                    v = (v * 16 + self.bump().to_digit(16).unwrap_or(0) as i64).min(1 << 20);
+                }
+                v
+            }
+            c => c as i64,
+        }
+    }
+
     fn char_lit(&mut self, line: u32, col: u32) -> Option<Token> {
         self.bump();
         let v = match self.bump() {
-            '\\' => match self.bump() {
-                'n' => 10,
-                't' => 9,
-                'r' => 13,
-                '0' => 0,
-                'a' => 7,
-                'b' => 8,
-                'f' => 12,
-                'v' => 11,
-                'x' => {
-                    let mut v = 0i64;
-                    while self.peek(0).is_ascii_hexdigit() {
-                        v = (v * 16 + self.bump().to_digit(16).unwrap_or(0) as i64).min(1 << 20);
-                    }
-                    v
-                }
-                c => c as i64,
-            },
+            '\\' => self.escape(),
             c => c as i64,
         };
         let closed = self.peek(0) == '\'';
@@ -308,5 +327,21 @@ impl Lexer<'_> {
             self.sink.push(Diagnostic::error(span, "unterminated character literal"));
         }
         Some(Token { tok: Tok::Num(v, true), span })
+    }
+}
+
+/// The file an `#include` names: `<stdio.h>` or `"stdio.h"`.
+fn header(toks: &[Token]) -> Option<String> {
+    match toks {
+        [Token { tok: Tok::Str(name), .. }] => String::from_utf8(name.clone()).ok(),
+        [Token { tok: Tok::Punct("<"), .. }, inner @ .., Token { tok: Tok::Punct(">"), .. }] => inner
+            .iter()
+            .map(|t| match &t.tok {
+                Tok::Ident(s) => Some(s.clone()),
+                Tok::Punct(p) => Some(p.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
     }
 }

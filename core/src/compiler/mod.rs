@@ -15,6 +15,7 @@ mod ast;
 mod checker;
 mod codegen;
 mod fold;
+mod format;
 mod layout;
 mod lexer;
 mod parser;

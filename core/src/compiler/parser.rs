@@ -121,6 +121,7 @@ impl Parser<'_> {
         match t {
             Tok::Num(v, _) => format!("the number {v}"),
             Tok::Ident(s) => format!("`{s}`"),
+            Tok::Str(_) => "a string literal".into(),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Eof => "the end of the file".into(),
         }
@@ -742,6 +743,16 @@ impl Parser<'_> {
             Tok::Num(v, hex) => {
                 let v = self.literal(v, hex, false, t.span)?;
                 Ok(self.mk(ExprKind::Num(v), t.span))
+            }
+            Tok::Str(mut bytes) => {
+                // Adjacent literals are one string, as in C: `"ab" "cd"`.
+                let mut span = t.span;
+                while let Tok::Str(more) = self.peek().clone() {
+                    let next = self.next();
+                    bytes.extend(more);
+                    span = join(span, next.span);
+                }
+                Ok(self.mk(ExprKind::Str(bytes), span))
             }
             Tok::Punct("(") => {
                 if self.is_type_word() {

@@ -2,6 +2,7 @@
 //! with what a debugger needs (traced steps, snapshots, the tensor, registers).
 
 use crate::engine::Engine;
+use crate::host::{self, Output};
 use crate::image::{LoadError, Program};
 use crate::interp::Interp;
 use crate::machine::layout::{Layout, Width};
@@ -85,14 +86,33 @@ enum Engines {
     Dense(Box<DenseEngine>),
 }
 
-/// A program loaded on one engine.
-pub struct Machine {
-    engine: Engines,
+impl Engines {
+    fn as_engine(&self) -> &dyn Engine {
+        match self {
+            Engines::Interp(m) => m.as_ref(),
+            Engines::Sparse(m) => m.as_ref(),
+            Engines::Dense(m) => m.as_ref(),
+        }
+    }
 }
 
-/// A saved machine, restored with [`Machine::restore`] into the machine that took it.
+/// A program loaded on one engine, with what it printed so far: every run and step
+/// through the machine collects the console's characters ([`host::run_printing`]).
+pub struct Machine {
+    engine: Engines,
+    output: Output,
+}
+
+/// A saved machine (its output included), restored with [`Machine::restore`] into the
+/// machine that took it.
 #[derive(Clone)]
-pub enum Snapshot {
+pub struct Snapshot {
+    engine: SavedEngine,
+    output: Output,
+}
+
+#[derive(Clone)]
+enum SavedEngine {
     Interp(Box<Interp>),
     Transformer(Saved),
 }
@@ -113,7 +133,12 @@ impl Machine {
             EngineKind::Sparse => Engines::Sparse(Box::new(SparseEngine::new(prog)?)),
             EngineKind::Dense => Engines::Dense(Box::new(DenseEngine::new(prog)?)),
         };
-        Ok(Machine { engine })
+        Ok(Machine { engine, output: Output::default() })
+    }
+
+    /// What the program printed so far.
+    pub fn output(&self) -> &Output {
+        &self.output
     }
 
     pub fn kind(&self) -> EngineKind {
@@ -125,11 +150,7 @@ impl Machine {
     }
 
     fn engine(&self) -> &dyn Engine {
-        match &self.engine {
-            Engines::Interp(m) => m.as_ref(),
-            Engines::Sparse(m) => m.as_ref(),
-            Engines::Dense(m) => m.as_ref(),
-        }
+        self.engine.as_engine()
     }
 
     fn engine_mut(&mut self) -> &mut dyn Engine {
@@ -143,6 +164,13 @@ impl Machine {
     /// One instruction, with every layer's tensor and every head's matches
     /// when the engine is a transformer.
     pub fn step_traced(&mut self) -> (Status, Option<StepTrace>) {
+        let at = host::current_instr(self.engine());
+        let stepped = self.step_traced_engine();
+        self.output.after_step(self.engine.as_engine(), at);
+        stepped
+    }
+
+    fn step_traced_engine(&mut self) -> (Status, Option<StepTrace>) {
         match &mut self.engine {
             Engines::Interp(m) => (m.step(), None),
             Engines::Sparse(m) => {
@@ -157,21 +185,23 @@ impl Machine {
     }
 
     pub fn snapshot(&self) -> Snapshot {
-        match &self.engine {
-            Engines::Interp(m) => Snapshot::Interp(m.clone()),
-            Engines::Sparse(m) => Snapshot::Transformer(m.save()),
-            Engines::Dense(m) => Snapshot::Transformer(m.save()),
-        }
+        let engine = match &self.engine {
+            Engines::Interp(m) => SavedEngine::Interp(m.clone()),
+            Engines::Sparse(m) => SavedEngine::Transformer(m.save()),
+            Engines::Dense(m) => SavedEngine::Transformer(m.save()),
+        };
+        Snapshot { engine, output: self.output.clone() }
     }
 
     /// Puts back a snapshot this machine took (steps and status included).
     pub fn restore(&mut self, snap: &Snapshot) {
-        match (&mut self.engine, snap) {
-            (Engines::Interp(m), Snapshot::Interp(s)) => m.as_mut().clone_from(s),
-            (Engines::Sparse(m), Snapshot::Transformer(s)) => m.restore(s),
-            (Engines::Dense(m), Snapshot::Transformer(s)) => m.restore(s),
+        match (&mut self.engine, &snap.engine) {
+            (Engines::Interp(m), SavedEngine::Interp(s)) => m.as_mut().clone_from(s),
+            (Engines::Sparse(m), SavedEngine::Transformer(s)) => m.restore(s),
+            (Engines::Dense(m), SavedEngine::Transformer(s)) => m.restore(s),
             _ => panic!("invariant: a snapshot is restored into the engine kind that took it"),
         }
+        self.output.clone_from(&snap.output);
     }
 
     /// The state tensor (transformers only).
@@ -223,11 +253,17 @@ impl Engine for Machine {
     }
 
     fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
-        self.engine_mut().run(max_steps, breaks)
+        let mut output = std::mem::take(&mut self.output);
+        let status = host::run_printing(self.engine_mut(), max_steps, breaks, &mut output);
+        self.output = output;
+        status
     }
 
     fn step(&mut self) -> Status {
-        self.engine_mut().step()
+        let at = host::current_instr(self.engine());
+        let status = self.engine_mut().step();
+        self.output.after_step(self.engine.as_engine(), at);
+        status
     }
 
     fn status(&self) -> Status {

@@ -19,6 +19,7 @@ pub use crate::compiler::Compiled;
 pub use crate::config::{Column, Config, PRESETS};
 pub use crate::diag::Diagnostic;
 pub use crate::export::{how_to_run, model_file, model_file_name, npy, state_file_name, Format};
+pub use crate::image::CONSOLE;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};

@@ -11,6 +11,9 @@ use super::program::*;
 use super::rng::Rng;
 use super::scope::*;
 
+/// The pseudo-variable a statement that prints writes, in function summaries.
+const OUTPUT: &str = "<output>";
+
 /// No statement runs more often than this per run of `main`.
 const MAX_MULT: u64 = 64;
 /// Nodes in `main` once calls are inlined: keeps most programs within the
@@ -29,6 +32,8 @@ pub struct Features {
     pub recursion: bool,
     /// Pointer and array parameters (`int *p`, `int v[]`).
     pub pointers: bool,
+    /// `printf` and `putchar`.
+    pub output: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
@@ -354,6 +359,7 @@ impl Gen {
             }
             84..=92 => self.assert(),
             93..=94 => Stmt::Frame,
+            95..=97 if self.features.output => self.print(),
             _ => self.assign_stmt(),
         }
     }
@@ -394,6 +400,32 @@ impl Gen {
         }
         let c = self.full_expr();
         Stmt::If(c, vec![s], None)
+    }
+
+    /// `printf` of one to three values (conversions with flags and widths), or `putchar`.
+    fn print(&mut self) -> Stmt {
+        // Printing is a side effect: a function that prints is no pure call, and two calls
+        // that print cannot share an expression (C leaves their order open).
+        self.cur.writes.insert(OUTPUT.to_string());
+        let mut cx = self.cx();
+        if self.rng.chance(1, 4) {
+            return Stmt::Putchar(self.expr(&mut cx, 2));
+        }
+        let n = 1 + self.rng.below(3);
+        let mut convs = Vec::new();
+        let mut args = Vec::new();
+        for _ in 0..n {
+            let letter = ['d', 'i', 'u', 'x', 'X', 'c'][self.rng.below(6)];
+            let flag = match (letter, self.rng.below(4)) {
+                ('c', 0) | (_, 1) => "-",
+                ('c', _) | (_, 0) => "",
+                _ => "0",
+            };
+            let width = if self.rng.chance(1, 2) { 0 } else { self.rng.below(8) as u32 };
+            convs.push(Conv { flag, width, letter });
+            args.push(self.expr(&mut cx, 2));
+        }
+        Stmt::Printf(convs, args)
     }
 
     fn assert(&mut self) -> Stmt {

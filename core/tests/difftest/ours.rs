@@ -4,6 +4,7 @@
 use super::gen::Features;
 use super::outcome::{End, Outcome};
 use loom_core::compiler::compile;
+use loom_core::host::{run_printing, Output};
 use loom_core::machine::{lockstep::lockstep, SparseEngine};
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
@@ -20,6 +21,7 @@ pub fn features() -> Features {
             switch: ok("int main() { int x = 1; switch (x) { case 1: { x = 2; break; } default: { x = 3; } } return x; }\n"),
             recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
             pointers: ok("int a[3];\nvoid f(int *p, int v[]) { *p = v[1]; }\nint main() { int x = 0; f(&x, a); f(&x, a + 1); return x; }\n"),
+            output: ok("int main() { printf(\"<%-3d%02x%u%c>\\n\", 1, 2, 3, 65); putchar(10); return 0; }\n"),
         }
     })
 }
@@ -55,8 +57,9 @@ pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
 /// Runs on the interpreter; returns the outcome and the steps taken.
 pub fn interpret(prog: &Program, max_steps: u64) -> (Outcome, u64) {
     let mut m = Interp::new(prog).expect("a compiled program loads");
-    let status = m.run(max_steps, None);
-    (outcome(prog, &m, &status), m.steps())
+    let mut out = Output::default();
+    let status = run_printing(&mut m, max_steps, None, &mut out);
+    (outcome(prog, &m, &status, &out), m.steps())
 }
 
 /// Sparse transformers by configuration, kept so their weights are built once.
@@ -75,12 +78,46 @@ impl Transformers {
             None => self.0.entry(prog.config.name).or_insert(SparseEngine::new(prog).map_err(|e| e.to_string())?),
         };
         let mut oracle = Interp::new(prog).expect("a compiled program loads");
-        let status = lockstep(engine, &mut oracle, max_steps).map_err(|d| d.to_string())?;
-        Ok((outcome(prog, engine, &status), engine.steps()))
+        let mut printing = Printing { engine, out: Output::default() };
+        let status = lockstep(&mut printing, &mut oracle, max_steps).map_err(|d| d.to_string())?;
+        Ok((outcome(prog, printing.engine, &status, &printing.out), printing.engine.steps()))
     }
 }
 
-fn outcome(prog: &Program, m: &dyn Engine, status: &Status) -> Outcome {
+/// The transformer stepped by `lockstep`, collecting what it prints after each step.
+struct Printing<'e> {
+    engine: &'e mut SparseEngine,
+    out: Output,
+}
+
+impl Engine for Printing<'_> {
+    fn name(&self) -> &'static str {
+        self.engine.name()
+    }
+    fn program(&self) -> &Program {
+        self.engine.program()
+    }
+    fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
+        run_printing(self.engine, max_steps, breaks, &mut self.out)
+    }
+    fn status(&self) -> Status {
+        self.engine.status()
+    }
+    fn steps(&self) -> u64 {
+        self.engine.steps()
+    }
+    fn pc(&self) -> usize {
+        self.engine.pc()
+    }
+    fn read_slot(&self, slot: usize) -> i32 {
+        self.engine.read_slot(slot)
+    }
+    fn write_slot(&mut self, slot: usize, value: i64) {
+        self.engine.write_slot(slot, value)
+    }
+}
+
+fn outcome(prog: &Program, m: &dyn Engine, status: &Status, out: &Output) -> Outcome {
     let globals = prog
         .symbols
         .iter()
@@ -92,5 +129,5 @@ fn outcome(prog: &Program, m: &dyn Engine, status: &Status) -> Outcome {
         Status::Fault { pc, message } => End::Fault { message: message.clone(), line: prog.line_at_pc(*pc) },
         s => End::Other(format!("ours stopped: {}", s.name())),
     };
-    Outcome { globals, end, output: String::new() }
+    Outcome { globals, end, output: out.text() }
 }

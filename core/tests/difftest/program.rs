@@ -240,6 +240,18 @@ pub enum Stmt {
     Assert(Expr),
     Frame,
     Switch(Expr, Vec<Arm>),
+    /// `printf("…", args…)`: each argument printed by its conversion, between literal text.
+    Printf(Vec<Conv>, Vec<Expr>),
+    /// `putchar(e)`.
+    Putchar(Expr),
+}
+
+/// One `printf` conversion: `%` flags width letter (`%-3d`, `%02x`, `%c`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conv {
+    pub flag: &'static str,
+    pub width: u32,
+    pub letter: char,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -326,7 +338,8 @@ impl Stmt {
     pub fn parts(&self) -> (Vec<&Expr>, Vec<&[Stmt]>) {
         match self {
             Stmt::Decl(locals) => (locals.iter().flat_map(|l| &l.init).collect(), vec![]),
-            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => (vec![e], vec![]),
+            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => (vec![e], vec![]),
+            Stmt::Printf(_, args) => (args.iter().collect(), vec![]),
             Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),
             Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
             Stmt::While { cond, body, .. } => (vec![cond], vec![body]),

@@ -92,7 +92,8 @@ impl Mutator {
     fn stmt(&mut self, s: &mut Stmt) {
         match s {
             Stmt::Decl(locals) => locals.iter_mut().flat_map(|l| &mut l.init).for_each(|e| self.expr(e)),
-            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) => self.expr(e),
+            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => self.expr(e),
+            Stmt::Printf(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             Stmt::If(c, a, b) => {
                 self.expr(c);
                 self.stmts(a);

@@ -243,6 +243,22 @@ impl Writer<'_> {
                 self.line(&t);
             }
             Stmt::Frame => self.line(if self.gcc() { "(void)0;" } else { "frame();" }),
+            Stmt::Putchar(e) => {
+                let t = format!("putchar({});", self.expr(e));
+                self.line(&t);
+            }
+            Stmt::Printf(convs, args) => {
+                // Text around each conversion: a marker, the conversion, a separator; escapes too.
+                let mut fmt = String::new();
+                for (k, c) in convs.iter().enumerate() {
+                    let width = if c.width > 0 { c.width.to_string() } else { String::new() };
+                    fmt += &format!("<{k}%{}{width}{}>", c.flag, c.letter);
+                }
+                fmt += "\\n";
+                let args: Vec<String> = convs.iter().zip(args).map(|(c, a)| self.print_arg(c.letter, a)).collect();
+                let t = format!("printf(\"{fmt}\", {});", args.join(", "));
+                self.line(&t);
+            }
             Stmt::Switch(c, arms) => {
                 let t = format!("switch ({}) {{", self.expr(c));
                 self.line(&t);
@@ -366,6 +382,16 @@ impl Writer<'_> {
                 32..=126 => format!("'{}'", v as u8 as char),
                 _ => format!("'\\x{pattern:x}'"),
             },
+        }
+    }
+
+    /// A `printf` argument: gcc's `%u`/`%x` read the N-bit word as unsigned (ours always do).
+    fn print_arg(&self, letter: char, e: &Expr) -> String {
+        let v = self.expr(e);
+        if self.gcc() && matches!(letter, 'u' | 'x' | 'X') {
+            format!("(unsigned)(({v}) & {})", (1u64 << self.bits) - 1)
+        } else {
+            v
         }
     }
 

@@ -18,7 +18,7 @@ impl Checker<'_> {
     }
 
     /// The type of `e`'s value: arrays decay (and the array's variable is then exposed).
-    fn rvalue(&mut self, e: &Expr) -> Ty {
+    pub(super) fn rvalue(&mut self, e: &Expr) -> Ty {
         let t = self.expr(e, true);
         if t.is_array() {
             self.expose(e);
@@ -246,7 +246,11 @@ impl Checker<'_> {
         let span = e.span;
         let (params, returns) = if let Some(b) = Builtin::lookup(name) {
             self.callees.insert(e.id, Callee::Builtin(b));
-            (vec![Ty::Int; b.arity()], b.returns_value())
+            let Some(arity) = b.arity() else {
+                self.output_call(e, b, name, args, value);
+                return Ty::Int;
+            };
+            (vec![Ty::Int; arity], b.returns_value())
         } else if let Some(&f) = self.funcs.get(name) {
             self.callees.insert(e.id, Callee::User(f));
             if !self.calls[self.current].iter().any(|c| c.0 == f) {

@@ -6,6 +6,7 @@
 
 mod expr;
 mod init;
+mod output;
 
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};

@@ -180,6 +180,7 @@ impl Gen<'_> {
             }
             ExprKind::Call(_, args) => match self.r.callee(e) {
                 Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame)) => self.builtin_effect(b, args),
+                Callee::Builtin(b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf)) => self.print(b, args),
                 Callee::User(f) => {
                     let ret = self.r.unit.funcs[f].returns_int.then(|| self.temp());
                     self.call_user(f, args, ret, false);

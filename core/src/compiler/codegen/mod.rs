@@ -20,6 +20,7 @@ mod calls;
 mod expr;
 mod outline;
 mod place;
+mod print;
 
 use super::ast::*;
 use super::fold;
@@ -48,6 +49,11 @@ pub enum Mem {
     Frame(usize),
     /// A register of the run-time call stack.
     Reg(Reg),
+    /// The console: the slot every printed character is written to (see `print`).
+    Console,
+    /// Parameter `i` of the number-printing routines, before their slots are known;
+    /// becomes a `Stack` slot at the end of code generation (see `print`).
+    Num(usize),
 }
 
 /// The registers recursive calls use (hidden compiler slots, placed by layout).
@@ -130,6 +136,8 @@ pub struct Gen<'a> {
     /// arguments and body): the address of a recursive function's local may be lent to it,
     /// since no call saves and restores that local while the callee holds the address.
     lend_addresses: bool,
+    /// The number-printing routines called so far (see `print`).
+    printers: print::Routines,
     errors: Vec<Diagnostic>,
 }
 
@@ -153,6 +161,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         consumable: Vec::new(),
         outline: outline::Outlined::default(),
         lend_addresses: false,
+        printers: print::Routines::default(),
         errors: Vec::new(),
     };
     let end = g.label();
@@ -164,6 +173,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
     g.loc = None;
     g.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
     g.outlined_bodies();
+    g.print_routines();
     let traps = std::mem::take(&mut g.traps);
     for (l, _, loc) in &traps {
         g.place(*l);
