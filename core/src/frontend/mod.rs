@@ -9,6 +9,7 @@
 //! [`crate::machine`]'s engines themselves; the data the views draw (the
 //! tensor, its layout, a step's trace) is re-exported here.
 
+pub mod explain;
 mod lang;
 mod machine;
 
@@ -18,5 +19,6 @@ pub use crate::diag::Diagnostic;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
+pub use explain::{explain, Explanation};
 pub use lang::{build, Lang};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
