@@ -7,7 +7,9 @@
 
 use loom_core::engine::Engine;
 use loom_core::frontend::explain::{column_name, explain, plain, Explanation, Segment, Source, Target};
-use loom_core::frontend::{build, Config, EngineKind, HeadRole, Lang, Layout, Machine, Match, StepTrace, Tensor, FIELDS};
+use loom_core::frontend::{
+    build, Config, EngineKind, HeadRole, Lang, Layout, Machine, Match, StepTrace, Tensor, FIELDS,
+};
 use loom_core::isa::Opcode;
 use loom_core::{Interp, Program};
 
@@ -124,7 +126,8 @@ fn every_number_of_every_operation_matches_its_trace() {
             for seg in words {
                 if let Some(v) = &seg.value {
                     assert_eq!(v.number, read(&st, &v.source), "{op}: `{}` in «{}»", seg.text, plain(words));
-                    let shown: f64 = seg.text.parse().unwrap_or_else(|_| panic!("{op}: `{}` is not a number", seg.text));
+                    let shown: f64 =
+                        seg.text.parse().unwrap_or_else(|_| panic!("{op}: `{}` is not a number", seg.text));
                     assert_eq!(shown, v.number, "{op}: the text shows another number than its value");
                 }
                 if let Some(Target::Column { column }) = &seg.target {

@@ -2,6 +2,7 @@
 
 use super::Client;
 use leptos::prelude::*;
+use loom_core::frontend::explain::Target;
 
 #[component]
 pub fn Attention(client: Client) -> impl IntoView {
@@ -12,8 +13,10 @@ pub fn Attention(client: Client) -> impl IntoView {
                 .iter()
                 .map(|m| {
                     let targets = m.targets.iter().map(usize::to_string).collect::<Vec<_>>().join(" + ");
+                    let head = Target::Head { layer: m.layer_index, head: m.head_index };
+                    let lit = move || client.highlight.with(|h| h.as_ref() == Some(&head));
                     view! {
-                        <li class:tie=m.tie>
+                        <li class:tie=m.tie class:lit=lit>
                             <span class="mono">
                                 {format!(
                                     "{} · {}: {} → {targets} (best {:.2}, next {:.2}{})",

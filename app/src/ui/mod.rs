@@ -12,8 +12,10 @@ mod client;
 mod demos;
 mod diagnostics;
 mod editor;
+mod explain;
 mod heatmap;
 mod keys;
+mod lesson;
 mod machine;
 mod messages;
 mod share;
@@ -192,12 +194,24 @@ pub fn App() -> impl IntoView {
     let help = RwSignal::new(false);
     let sharing = RwSignal::new(false);
     keys::install(actions, help, client, None);
+    // `?lesson=ID` or `#lesson=PAYLOAD` opens a lesson over whatever loaded; a bad one says why.
+    let player = lesson::Player::new(client);
+    let search = window().location().search().unwrap_or_default();
+    let lesson_problem = match crate::lesson::from_address(&search, &location_hash().unwrap_or_default()) {
+        Some(Ok(l)) => {
+            player.open(l);
+            None
+        }
+        Some(Err(e)) => Some(e.to_string()),
+        None => None,
+    };
     view! {
         <div class="loom page" data-theme=move || theme.name()>
             <header class="bar">
                 <h1>"Loom" <span class="sub">" playground"</span></h1>
                 <toolbar::Toolbar client actions />
                 <div class="bar-end">
+                    <lesson::Picker player />
                     <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
                         theme.cycle()
                     }>{move || theme.label()}</button>
@@ -215,7 +229,9 @@ pub fn App() -> impl IntoView {
                 </div>
             </header>
             <share::LinkBanner banner client draft />
+            {lesson_problem.map(|p| view! { <p class="banner bad" data-testid="lesson-problem" role="alert">{p}</p> })}
             <machine::StatusBar client />
+            <lesson::LessonView player />
             <main class="panes">
                 <section class="pane source" aria-label="Program">
                     <editor::Editor client actions handle dark=dark />
@@ -228,6 +244,7 @@ pub fn App() -> impl IntoView {
                     <attention::Attention client />
                 </section>
                 <section class="pane machine" aria-label="Machine">
+                    <explain::Explain client />
                     <machine::MachineView client />
                 </section>
             </main>

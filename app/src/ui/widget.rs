@@ -5,8 +5,8 @@
 //! key listener, so several on one page are independent.
 
 use super::{
-    attention, current_state, demos, diagnostics, editor, heatmap, keys, machine, new_client, open, Actions, Client,
-    Mount,
+    attention, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, new_client, open,
+    Actions, Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 /// Whether this build has a view for the panel. Panels are data: a new view
 /// gets an arm here and in [`panel_view`], and `panels=` accepts its id.
 pub fn available(p: Panel) -> bool {
-    !matches!(p, Panel::Console | Panel::Explain)
+    !matches!(p, Panel::Console)
 }
 
 /// The view of one panel.
@@ -35,7 +35,8 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         Panel::Attention => view! { <attention::Attention client /> }.into_any(),
         Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),
-        Panel::Console | Panel::Explain => ().into_any(),
+        Panel::Explain => view! { <explain::Explain client /> }.into_any(),
+        Panel::Console => ().into_any(),
     }
 }
 
@@ -81,13 +82,17 @@ pub fn mount_widget(
         if options.autoplay {
             let _ = client.send(Command::Run);
         }
+        let player = lesson::Player::new(client);
+        if let Some(l) = options.lesson.clone() {
+            player.open(l);
+        }
         let theme = keys::Theme::new(options.theme);
         if !scoped {
             theme.on_document();
             // An iframe's widget talks to its parent window.
             super::messages::install(client, transport_ids);
         }
-        view! { <WidgetView client panels theme problems scope /> }
+        view! { <WidgetView client panels theme problems scope player /> }
     });
     let client = out.borrow_mut().take().expect("invariant: the mount ran its view");
     Widget { client, panels: ids, _unmount: Box::new(unmount) }
@@ -100,6 +105,7 @@ fn WidgetView(
     theme: keys::Theme,
     problems: Vec<String>,
     scope: Option<web_sys::Element>,
+    player: lesson::Player,
 ) -> impl IntoView {
     let handle = editor::EditorHandle::new(false);
     let actions = Actions::new(client, handle);
@@ -198,6 +204,7 @@ fn WidgetView(
                 </a>
             </div>
             {problem.map(|p| view! { <p class="banner bad" data-testid="link-problem" role="alert">{p}</p> })}
+            <lesson::LessonView player />
             <nav class="wtabs" aria-label="Views" hidden=move || n <= fit.get()>{tabs}</nav>
             <div class="wpanels" style=cols>{views}</div>
             <keys::HelpSheet open=help />

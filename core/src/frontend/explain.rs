@@ -322,7 +322,9 @@ impl Cx<'_> {
                 s.text(" against the runner-up's ");
                 s.value(f64::from(m.best2), Source::Score { layer: i, head: h, source: m.source, rank: 2 }, None);
                 if m.tie {
-                    s.text(": less than 1 apart, the designed tie, so each of the two columns gets half of the value. ");
+                    s.text(
+                        ": less than 1 apart, the designed tie, so each of the two columns gets half of the value. ",
+                    );
                 } else {
                     s.text(": at least 1 ahead, so the whole value goes to the winner. ");
                 }
@@ -365,7 +367,10 @@ impl Cx<'_> {
                 s.text(" to ");
                 to(s);
                 if let Column::Scratch(_) = self.prog.config.column(m.source) {
-                    s.text(format!(": {}'s a field is its opcode, not an address, so this read is idle.", self.mnemonic()));
+                    s.text(format!(
+                        ": {}'s a field is its opcode, not an address, so this read is idle.",
+                        self.mnemonic()
+                    ));
                 } else {
                     s.text(", which asked for that column's address.");
                 }
