@@ -115,6 +115,7 @@ pub fn LessonView(player: Player) -> impl IntoView {
         Some(client.view.with(|v| check.verify(v)))
     };
     let share = move || player.lesson.with(|l| l.as_ref().map(|l| format!("#{}", lesson::encode(l))));
+    let last = move || at.get() + 1 >= count();
     view! {
         <section class="lesson" data-testid="lesson" aria-label="Lesson" hidden=move || player.lesson.with(Option::is_none)>
             <header>
@@ -140,7 +141,7 @@ pub fn LessonView(player: Player) -> impl IntoView {
                 <button data-testid="lesson-back" disabled=move || at.get() == 0 on:click=move |_| player.go(at.get().saturating_sub(1))>
                     "← Back"
                 </button>
-                <button class="primary" data-testid="lesson-next" disabled=move || at.get() + 1 >= count() on:click=move |_| player.go(at.get() + 1)>
+                <button class="primary" data-testid="lesson-next" disabled=last on:click=move |_| player.go(at.get() + 1)>
                     "Next →"
                 </button>
             </nav>
