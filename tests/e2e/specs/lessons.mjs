@@ -118,7 +118,8 @@ export const tests = [
           .slice(0, 5)
           .map((e) => `${e.tagName.toLowerCase()}.${e.className} (${Math.round(e.getBoundingClientRect().right)})`),
       }));
-      assert.ok(fit.scroll <= fit.width + 1, `the page is ${fit.scroll} px wide on ${fit.width}: ${fit.wide.join(", ")}`);
+      // No element's box sticks out (WebKit's scrollWidth counts more than the boxes, so the boxes decide).
+      assert.deepEqual(fit.wide, [], `the page is ${fit.scroll} px wide on ${fit.width}`);
       await page.shot("53-phone-lesson");
       await page.eval(() => document.querySelector('[data-testid="explain"]').scrollIntoView());
       await page.shot("54-phone-explain");
