@@ -40,7 +40,7 @@ export interface State {
 /** An event's object (`CustomEvent.detail`): the session protocol's event in the envelope. */
 export interface LoomEventDetail extends Partial<State> {
   loom: 1;
-  event: "ready" | "compiled" | "step" | "paused" | "halted" | "fault" | "frame";
+  event: "ready" | "compiled" | "step" | "paused" | "halted" | "fault" | "frame" | "file";
   /** `compiled`: whether the program built, and its diagnostics. */
   ok?: boolean;
   diagnostics?: Array<{ severity: string; message: string; span: { line: number; col: number; end_col: number } }>;
@@ -48,6 +48,10 @@ export interface LoomEventDetail extends Partial<State> {
   fault?: { message: string; line: number | null } | null;
   /** `ready`: the views shown. */
   panels?: PanelId[];
+  /** `file` (the answer to `command({cmd: "download", file: "safetensors" | "onnx" | "state"})`): the file. */
+  name?: string;
+  size?: number;
+  bytes?: Uint8Array;
   [more: string]: unknown;
 }
 
@@ -61,6 +65,7 @@ export interface LoomEventMap {
   halted: LoomEvent;
   fault: LoomEvent;
   frame: LoomEvent;
+  file: LoomEvent;
 }
 
 export declare class LoomWidget extends EventTarget {

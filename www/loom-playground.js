@@ -62,7 +62,7 @@ function pairs(options) {
 
 /**
  * A mounted widget: the session's commands as promise-returning methods, and
- * its events ("compiled", "step", "paused", "halted", "fault", "frame") as
+ * its events ("compiled", "step", "paused", "halted", "fault", "frame", "file") as
  * CustomEvents whose `detail` is the event's object.
  */
 export class LoomWidget extends EventTarget {
@@ -149,7 +149,7 @@ export class LoomPlayground extends HTMLElement {
     if (program) options.source = program.textContent.replace(/^\n/, "");
     this.#widget = await mount(this, options);
     // The element re-dispatches the widget's events (they do not bubble).
-    for (const name of ["ready", "compiled", "step", "paused", "halted", "fault", "frame"]) {
+    for (const name of ["ready", "compiled", "step", "paused", "halted", "fault", "frame", "file"]) {
       this.#widget.addEventListener(name, (e) => this.dispatchEvent(new CustomEvent(name, { detail: e.detail })));
     }
     this.#resolve(this.#widget);

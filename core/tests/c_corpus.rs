@@ -1,4 +1,6 @@
-//! Runs every C program in `tests/c/` and `tests/c/regress/` on every engine in [`ENGINES`].
+//! Runs every C program in `tests/c/` and `tests/c/regress/` on every engine in
+//! [`ENGINES`] that is fast enough for it (the dense reference only on small
+//! configurations and short runs).
 //!
 //! Each program checks itself with `assert(...)` (a failed assert stops with a
 //! trap) and states the expected final globals in a header comment:
@@ -13,15 +15,26 @@
 //! values from gcc); those that still fail are listed in its `KNOWN_FAILING`.
 
 use loom_core::compiler::compile;
+use loom_core::frontend::{EngineKind, DENSE_MAX_N};
 use loom_core::machine::{lockstep::lockstep, SparseEngine};
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::path::PathBuf;
 
-type MakeEngine = fn(&Program) -> Box<dyn Engine>;
+/// Whether an engine is fast enough for a program: its configuration, its steps on the interpreter.
+type FastEnough = fn(&Config, u64) -> bool;
 
-/// The engines the corpus runs on. The transformer engines plug in here.
-const ENGINES: &[(&str, MakeEngine)] = &[("interp", |p| Box::new(Interp::new(p).unwrap()))];
+/// The engines the corpus runs whole programs on, and whether one is fast enough
+/// for a program (its configuration and its length on the interpreter). The
+/// sparse transformer is checked step by step against the interpreter below.
+const ENGINES: &[(EngineKind, FastEnough)] = &[
+    (EngineKind::Interp, |_, _| true),
+    // The dense reference runs ~50 steps/s on `small`: the page's configurations, short runs.
+    (EngineKind::Dense, |cfg, steps| cfg.n <= DENSE_MAX_N && steps <= DENSE_MAX_STEPS),
+];
+
+/// The longest run the dense reference is given (a few seconds).
+const DENSE_MAX_STEPS: u64 = 400;
 
 const MAX_STEPS: u64 = 50_000_000;
 
@@ -95,11 +108,13 @@ fn known_failing() -> Vec<String> {
     names.map(|l| format!("regress/{}", l.split_whitespace().next().unwrap())).collect()
 }
 
-fn run_case(case: &Case, engine: &str, make: MakeEngine) -> Result<String, String> {
+/// Runs a case on an engine and checks its status and globals; the summary line and the steps.
+fn run_case(case: &Case, engine: EngineKind) -> Result<(String, u64), String> {
     let out = compile(&case.source, case.config);
-    let prog = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
-    let mut m = make(&prog);
+    let prog: Program = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
+    let mut m = engine.start(&prog).map_err(|e| e.to_string())?;
     let status = m.run(MAX_STEPS, None);
+    let engine = engine.name();
     match (&case.fault, &status) {
         (None, Status::Halted) => {}
         (Some((msg, line)), Status::Fault { pc, message }) => {
@@ -122,14 +137,16 @@ fn run_case(case: &Case, engine: &str, make: MakeEngine) -> Result<String, Strin
             return Err(format!("{engine}: {name} = {got:?}, expected {want:?}"));
         }
     }
-    Ok(format!(
-        "{:24} {:10} {:4} instructions {:4} slots {:9} steps",
+    let line = format!(
+        "{:24} {:10} {:6} {:4} instructions {:4} slots {:9} steps",
         case.name,
         case.config.name,
+        engine,
         prog.code.len(),
         prog.used_slots(),
         m.steps()
-    ))
+    );
+    Ok((line, m.steps()))
 }
 
 #[test]
@@ -144,13 +161,30 @@ fn corpus_programs_assert_their_own_results() {
     for case in &cases {
         assert!(!case.expect.is_empty() || case.fault.is_some(), "{}: no `// expect:` header", case.name);
         let listed = known.contains(&case.name);
-        for &(engine, make) in ENGINES {
-            match (caught(|| run_case(case, engine, make)), listed) {
-                (Ok(line), false) => println!("{line}"),
-                (Err(e), false) => failures.push(format!("{}: {e}", case.name)),
-                (Err(e), true) => println!("{:24} fails as KNOWN_FAILING says: {e}", case.name),
-                (Ok(_), true) => failures
-                    .push(format!("{} passes on {engine}: remove it from tests/c/regress/KNOWN_FAILING", case.name)),
+        // The interpreter's length decides which engines are fast enough (none after a failure).
+        let mut steps = 0;
+        for &(engine, fast_enough) in ENGINES {
+            if !fast_enough(&case.config, steps) {
+                continue;
+            }
+            match (caught(|| run_case(case, engine)), listed) {
+                (Ok((line, n)), false) => {
+                    println!("{line}");
+                    steps = steps.max(n);
+                }
+                (Err(e), listed) => {
+                    steps = u64::MAX;
+                    if listed {
+                        println!("{:24} fails as KNOWN_FAILING says: {e}", case.name);
+                    } else {
+                        failures.push(format!("{}: {e}", case.name));
+                    }
+                }
+                (Ok(_), true) => failures.push(format!(
+                    "{} passes on {}: remove it from tests/c/regress/KNOWN_FAILING",
+                    case.name,
+                    engine.name()
+                )),
             }
         }
     }

@@ -66,16 +66,17 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
-/** Runs one spec file; returns nothing, counts into `counts`. */
+/** Runs one spec file, counting into `counts`; false when the browser stopped answering
+ * (a screenshot or closing it timed out), so the caller starts a fresh driver. */
 async function runSpec(file) {
   const spec = basename(file, ".mjs");
   const { tests, options = {} } = await import(pathToFileURL(file).href);
   const chosen = tests.filter(([name]) => !grep || `${spec} › ${name}`.includes(grep));
-  if (!chosen.length) return;
+  if (!chosen.length) return true;
   if (options.only && !options.only.browsers.includes(browser)) {
     counts.skipped += chosen.length;
     log(`skip ${spec}: ${options.only.why}`);
-    return;
+    return true;
   }
   const session = await driver.session({ phone: options.phone });
   const page = new Page(session, { browser, base: url, out, phone: options.phone });
@@ -95,16 +96,23 @@ async function runSpec(file) {
         counts.failed++;
         failures.push(`${spec} › ${name}`);
         log(`FAIL ${spec} › ${name}\n     ${String(e?.stack ?? e).replaceAll("\n", "\n     ")}`);
-        await page.shot(`failure-${spec}`).catch(() => {});
+        // A hung driver never answers: the screenshot is bounded like every other wait.
+        await withTimeout(page.shot(`failure-${spec}`), 30_000, "the failure screenshot").catch(() => {});
         const rest = chosen.length - i - 1;
         if (rest) log(`skip the ${rest} later test(s) of ${spec}: they build on the failed one`);
         counts.skipped += rest;
-        return;
+        return true;
       }
     }
   } finally {
-    await withTimeout(session.quit(), 30_000, "closing the browser").catch(() => {});
+    try {
+      await withTimeout(session.quit(), 30_000, "closing the browser");
+    } catch (e) {
+      log(`the browser stopped answering (${e?.message ?? e}): a fresh driver for the next spec`);
+      return false;
+    }
   }
+  return true;
 }
 
 // Interrupted: the driver's process group (the browser, Xvfb) goes too.
@@ -120,7 +128,10 @@ try {
   driver = await startDriver(browser);
   for (const file of files) {
     try {
-      await runSpec(file);
+      if (!(await runSpec(file))) {
+        await driver.stop();
+        driver = await startDriver(browser);
+      }
     } catch (e) {
       // The session itself failed (the browser did not start or crashed).
       counts.failed++;

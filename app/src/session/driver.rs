@@ -293,6 +293,8 @@ impl Driver {
                 self.pause();
                 self.compile();
             }
+            // A file changes nothing: while running it is the state of the moment asked.
+            Command::Download { file } => return Ok(vec![Event::File(Box::new(self.session.file(file)?))]),
         }
         if self.session.builds() != builds && events.is_empty() {
             events.push(Event::Compiled(Box::new(self.build())));

@@ -8,13 +8,14 @@
 //! reached equals the one stepping forward reached.
 
 mod checkpoints;
+mod download;
 mod driver;
 pub mod protocol;
 mod view;
 
 pub use driver::{Driver, Next, SPEEDS};
 pub use loom_core::frontend::{EngineKind, Lang, DENSE_MAX_N};
-pub use protocol::{AttnRow, Build, Command, Event, ListingRow, StepBy, View};
+pub use protocol::{AttnRow, Build, Command, Event, File, FileKind, ListingRow, StepBy, View};
 pub use view::VarRow;
 
 use checkpoints::{Checkpoint, Checkpoints};

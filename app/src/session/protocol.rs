@@ -93,6 +93,53 @@ pub enum Command {
     Puzzle {
         text: String,
     },
+    /// Asks for a file (answered with a `file` event): the model of the
+    /// current configuration, or the state after the steps on display.
+    Download {
+        file: FileKind,
+    },
+}
+
+/// Which file `download` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// The transformer of the configuration as safetensors (`loom export --format safetensors`).
+    Safetensors,
+    /// The same as one ONNX forward pass (`loom export --format onnx`).
+    Onnx,
+    /// The state tensor after the steps on display, as `.npy` (`loom state --steps K`).
+    State,
+}
+
+impl FileKind {
+    pub const ALL: [FileKind; 3] = [FileKind::Safetensors, FileKind::Onnx, FileKind::State];
+
+    /// The protocol's name (`"safetensors"`, `"onnx"`, `"state"`), also the menu items' test ids' suffix.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Safetensors => "safetensors",
+            FileKind::Onnx => "onnx",
+            FileKind::State => "state",
+        }
+    }
+}
+
+/// A file the session made: its name and contents. The bytes are left out
+/// of the serde form like tensors (a transport moves them as a buffer).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct File {
+    pub name: String,
+    /// The length of `bytes` (what the serde form says of them).
+    pub size: usize,
+    #[serde(skip)]
+    pub bytes: Vec<u8>,
+}
+
+impl File {
+    pub fn new(name: String, bytes: Vec<u8>) -> File {
+        File { name, size: bytes.len(), bytes }
+    }
 }
 
 /// How far `step` goes.
@@ -121,13 +168,15 @@ pub enum Event {
     Fault(Box<View>),
     /// A demo reached `frame()` (throttled like `step` while running).
     Frame(Box<View>),
+    /// The file a `download` asked for.
+    File(Box<File>),
 }
 
 impl Event {
     /// The view an event carries, if any.
     pub fn view(&self) -> Option<&View> {
         match self {
-            Event::Compiled(_) => None,
+            Event::Compiled(_) | Event::File(_) => None,
             Event::Step(v) | Event::Paused(v) | Event::Halted(v) | Event::Fault(v) | Event::Frame(v) => Some(v),
         }
     }
@@ -141,6 +190,7 @@ impl Event {
             Event::Halted(_) => "halted",
             Event::Fault(_) => "fault",
             Event::Frame(_) => "frame",
+            Event::File(_) => "file",
         }
     }
 }
@@ -302,6 +352,9 @@ mod tests {
         let run: Command = serde_json::from_str(r#"{"loom": 1, "id": 3, "cmd": "run"}"#).unwrap();
         assert_eq!(run, Command::Run);
         assert!(serde_json::from_str::<Command>(r#"{"cmd": "step", "by": "sideways"}"#).is_err());
+        let get: Command = serde_json::from_str(r#"{"cmd": "download", "file": "onnx"}"#).unwrap();
+        assert_eq!(get, Command::Download { file: FileKind::Onnx });
+        assert!(serde_json::from_str::<Command>(r#"{"cmd": "download", "file": "pickle"}"#).is_err());
     }
 
     #[test]
@@ -311,5 +364,8 @@ mod tests {
         assert_eq!(json["event"], "halted");
         assert_eq!(json["steps"], 7);
         assert_eq!(json["status"], "halted");
+        let file =
+            serde_json::to_value(Event::File(Box::new(File::new("state-step-3.npy".into(), vec![1, 2])))).unwrap();
+        assert_eq!(file, serde_json::json!({"event": "file", "name": "state-step-3.npy", "size": 2}));
     }
 }

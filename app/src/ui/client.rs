@@ -91,6 +91,8 @@ impl Client {
                 Event::Step(v) | Event::Paused(v) | Event::Halted(v) | Event::Fault(v) | Event::Frame(v) => {
                     self.view.set(*v)
                 }
+                // Whoever asked for it listens (the download menu saves it, a transport posts it).
+                Event::File(_) => {}
             }
         }
     }

@@ -6,7 +6,7 @@
 //! converted with `serde-wasm-bindgen`.
 
 use super::Client;
-use crate::session::Command;
+use crate::session::{Command, Event};
 use crate::wire::{Envelope, Outgoing, Ready, Reply, Summary, Throttle};
 use leptos::prelude::*;
 use serde::Serialize;
@@ -38,9 +38,18 @@ pub fn on_events(client: Client, f: impl Fn(JsValue) + 'static) {
     let throttle = RefCell::new(Throttle::default());
     client.subscribe(move |e| {
         if throttle.borrow_mut().pass(e, now()) {
-            f(to_js(&Outgoing::new(e)));
+            f(outgoing(e));
         }
     });
+}
+
+/// An event in the envelope; a `file` event's bytes go along as a `Uint8Array` (`bytes`).
+fn outgoing(e: &Event) -> JsValue {
+    let js = to_js(&Outgoing::new(e));
+    if let Event::File(file) = e {
+        let _ = js_sys::Reflect::set(&js, &"bytes".into(), &js_sys::Uint8Array::from(&file.bytes[..]));
+    }
+    js
 }
 
 /// The `ready` event: the widget listens now.

@@ -11,6 +11,7 @@ mod attention;
 mod client;
 mod demos;
 mod diagnostics;
+mod download;
 mod editor;
 mod explain;
 mod heatmap;
@@ -218,6 +219,7 @@ pub fn App() -> impl IntoView {
                     <button class="ghost" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| {
                         help.update(|h| *h = !*h)
                     }>"?"</button>
+                    <download::DownloadMenu client />
                     <button
                         class="ghost"
                         data-testid="share"

@@ -1,7 +1,7 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::frontend::{build as build_source, Compiled, EngineKind, Lang};
+use loom_core::frontend::{build as build_source, run_states, Compiled, EngineKind, Lang};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
 use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report};
 use std::process::ExitCode;
@@ -205,7 +205,7 @@ fn state_cmd(args: &[String]) -> Result<(), String> {
     }
     let opts = parse_opts(&rest)?;
     let prog = load(&opts)?;
-    let run = export::run_states(&prog, EngineKind::by_name(&o.engine)?, o.steps, o.every_step)?;
+    let run = run_states(&prog, EngineKind::by_name(&o.engine)?, o.steps, o.every_step)?;
     let bytes = if o.every_step { export::npy::states(&run.states) } else { export::npy::state(run.last()) };
     std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
     let what = if o.every_step {

@@ -36,10 +36,6 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
     /// Instruction indices generated for a source line (the inverse of `Program.locs`).
     pub fn instructions_for_line(&self, line: u32) -> Vec<usize> {
         let Some(p) = &self.program else { return Vec::new() };

@@ -7,18 +7,23 @@
 //! layer by layer, on a transformer), snapshots to step back, the tensor with
 //! its named rows, the decoded registers. Front ends never reach into
 //! [`crate::machine`]'s engines themselves; the data the views draw (the
-//! tensor, its layout, a step's trace) is re-exported here.
+//! tensor, its layout, a step's trace) is re-exported here, and so are the
+//! files a front end hands out (the model as safetensors or ONNX, a state as
+//! `.npy`, their names) and [`run_states`], the run `loom state` writes.
 
 pub mod explain;
 mod lang;
 mod machine;
+mod run;
 
 pub use crate::compiler::Compiled;
 pub use crate::config::{Column, Config, PRESETS};
 pub use crate::diag::Diagnostic;
+pub use crate::export::{how_to_run, model_file, model_file_name, npy, state_file_name, Format};
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
 pub use explain::{explain, Explanation};
 pub use lang::{build, Lang};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
+pub use run::{run_states, Run};

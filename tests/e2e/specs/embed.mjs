@@ -21,8 +21,9 @@ function inner(page, host, id) {
   );
 }
 
-/** A blank host page at the test server (its origin), with a message log. */
-async function hostPage(page, path = "lesson.html") {
+/** A blank host page at the test server (its origin), with a message log. Not the lesson page:
+ * emptying it while its three widgets boot left WebKitWebDriver hanging in the next command. */
+async function hostPage(page, path = "editor-demo/demo.html") {
   await page.open(path, { mounted: false });
   await page.eval(() => {
     document.body.replaceChildren();
@@ -75,7 +76,7 @@ export const tests = [
       await page.eval(() => {
         const f = document.createElement("iframe");
         f.id = "w";
-        f.src = "index.html?embed&panels=machine";
+        f.src = "/index.html?embed&panels=machine";
         f.style.cssText = "width:480px;height:320px";
         document.body.append(f);
       });
