@@ -7,7 +7,9 @@
 
 pub mod demo;
 pub mod heatmap;
+pub mod lesson;
 pub mod link;
+pub mod markdown;
 pub mod options;
 pub mod session;
 pub mod storage;
@@ -27,9 +29,14 @@ pub fn start() {
         return;
     }
     let location = window().location();
-    let options = options::Options::from_query(&location.search().unwrap_or_default());
+    let mut options = options::Options::from_query(&location.search().unwrap_or_default());
     if options.embed {
         let fragment = location_hash().and_then(|h| link::decode(&h));
+        match location_hash().and_then(|h| lesson::from_address("", &h)) {
+            Some(Ok(l)) => options.lesson = Some(l),
+            Some(Err(e)) => options.problems.push(e.to_string()),
+            None => {}
+        }
         let playground =
             format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
         // The widget is the page: it stays mounted for the page's life.

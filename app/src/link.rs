@@ -150,10 +150,31 @@ pub fn group(n: usize) -> String {
 
 /// The fragment (without `#`) of a v2 link to `state`.
 pub fn encode(state: &Shared) -> String {
-    use base64::Engine;
     let json = serde_json::to_vec(state).expect("invariant: a Shared always serializes");
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("v2={}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed))
+    format!("v2={}", pack(&json))
+}
+
+/// base64url (no padding) of the raw DEFLATE of `bytes`: a v2 link's
+/// payload, and a lesson's (`#lesson=…`).
+pub fn pack(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9))
+}
+
+/// The bytes of a [`pack`]ed payload, unpacking at most [`MAX_UNPACKED`] bytes.
+pub fn unpack(payload: &str) -> Result<Vec<u8>, LinkError> {
+    use base64::Engine;
+    let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .map_err(|_| LinkError::Damaged("its data is not base64url text (was it cut or changed?)".into()))?;
+    miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_UNPACKED).map_err(|e| {
+        LinkError::Damaged(match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                format!("it unpacks to more than {} bytes", group(MAX_UNPACKED))
+            }
+            _ => "its data is cut off or corrupt".into(),
+        })
+    })
 }
 
 /// Reads a URL fragment (with or without its `#`). `None`: it carries no
@@ -190,18 +211,7 @@ pub fn decode(fragment: &str) -> Option<Result<Shared, LinkError>> {
 }
 
 fn decode_v2(payload: &str) -> Result<Shared, LinkError> {
-    use base64::Engine;
-    let packed = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(payload.trim_end_matches('='))
-        .map_err(|_| LinkError::Damaged("its data is not base64url text (was it cut or changed?)".into()))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_UNPACKED).map_err(|e| {
-        LinkError::Damaged(match e.status {
-            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                format!("it unpacks to more than {} bytes", group(MAX_UNPACKED))
-            }
-            _ => "its data is cut off or corrupt".into(),
-        })
-    })?;
+    let json = unpack(payload)?;
     serde_json::from_slice(&json).map_err(|_| LinkError::Damaged("its data is not a playground state".into()))
 }
 

@@ -3,6 +3,7 @@
 //! README's "Embedding" section documents each); this module reads them from
 //! name/value pairs, whatever their source, and says which it ignored and why.
 
+use crate::lesson::{self, Lesson};
 use crate::link::{self, Shared};
 use loom_core::frontend::EngineKind;
 use loom_core::Config;
@@ -81,6 +82,8 @@ pub struct Options {
     pub engine: Option<EngineKind>,
     /// The program and its state, as a v2 link carries it (`state=` of the custom element).
     pub state: Option<Shared>,
+    /// `lesson=`: a built-in lesson by id (an iframe's `#lesson=…` fragment too), played over the panels.
+    pub lesson: Option<Lesson>,
     /// Options that were ignored, each with its reason (shown by the widget).
     pub problems: Vec<String>,
 }
@@ -167,6 +170,7 @@ impl Options {
                 self.config = Some(value.to_owned());
             }
             "engine" => self.engine = Some(EngineKind::by_name(value)?),
+            "lesson" => self.lesson = Some(lesson::by_id(value).map_err(|e| e.to_string())?),
             // The payload of a v2 link, or a whole fragment (`v2=…`, `#src=…`).
             "state" => {
                 match link::decode(&if value.contains('=') { value.to_owned() } else { format!("v2={value}") }) {

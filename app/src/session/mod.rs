@@ -20,7 +20,7 @@ pub use view::{value_text, VarRow};
 
 use checkpoints::{Checkpoint, Checkpoints};
 use loom_core::diag::{render_all, Diagnostic};
-use loom_core::frontend::{build, Layout, Machine, StepTrace, Tensor};
+use loom_core::frontend::{build, explain, Explanation, Layout, Machine, StepTrace, Tensor};
 use loom_core::state::{MachineState, Status};
 use loom_core::{host, Config, Engine, Interp, Program};
 
@@ -83,6 +83,8 @@ struct Layers {
     at: Option<usize>,
     /// The instruction the step executed (its index): what every view shows during the walk.
     executing: Option<usize>,
+    /// The step in words, written once when it is traced.
+    explained: Option<Explanation>,
 }
 
 pub struct Session {
@@ -317,12 +319,21 @@ impl Session {
         let executing = self.pc_index();
         let Some(m) = self.machine.as_mut() else { return };
         let start = m.steps();
+        let before = m.tensor().cloned();
         let (_, trace) = m.step_traced();
+        let lay = m.layout().copied();
         let done = m.steps() - start;
         if let Some(sh) = &mut self.shadow {
             sh.run(sh.steps() + done, None);
         }
-        self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| Layers { trace, at, executing });
+        let prog = self.program.as_ref();
+        self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| {
+            let explained = match (prog, lay, before) {
+                (Some(p), Some(l), Some(x)) => Some(explain(p, &l, &x, &trace)),
+                _ => None,
+            };
+            Layers { trace, at, executing, explained }
+        });
     }
 
     /// Shows the next layer of the current instruction, executing the next
@@ -611,6 +622,11 @@ impl Session {
     /// The last traced instruction (manual steps on a transformer).
     pub fn trace(&self) -> Option<&StepTrace> {
         self.layers.as_ref().map(|l| &l.trace)
+    }
+
+    /// The last traced instruction in words.
+    pub fn explanation(&self) -> Option<&Explanation> {
+        self.layers.as_ref()?.explained.as_ref()
     }
 
     /// How many builds there were (changes with every build, and only then).

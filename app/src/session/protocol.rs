@@ -11,7 +11,7 @@
 //! transport that crosses threads moves them as transferable buffers.
 
 use crate::demo::DemoView;
-use loom_core::frontend::{Diagnostic, EngineKind, Lang, Register, Tensor};
+use loom_core::frontend::{Diagnostic, EngineKind, Explanation, Lang, Register, Tensor};
 use loom_core::report::{Fault, Vars};
 use serde::{Deserialize, Serialize};
 
@@ -266,6 +266,9 @@ pub struct Build {
 pub struct AttnRow {
     pub layer: String,
     pub head: String,
+    /// The layer's index (0 = L1) and the head's within it: what an explanation's head link names.
+    pub layer_index: usize,
+    pub head_index: usize,
     pub source: usize,
     pub targets: Vec<usize>,
     pub best1: f32,
@@ -319,6 +322,9 @@ pub struct View {
     pub note: Option<String>,
     pub registers: Vec<Register>,
     pub attention: Vec<AttnRow>,
+    /// The last traced step in words: the instruction, then each layer (the
+    /// Explain view; during a layer walk the narration is the shown layer's words).
+    pub explain: Option<Explanation>,
     pub demo: Option<DemoView>,
     /// What the program printed so far (the console's text, as the host collected it).
     pub output: String,

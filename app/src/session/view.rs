@@ -11,6 +11,7 @@ use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
 use crate::demo::{two_words, HIGH_WORD};
 use loom_core::asm::format_instr;
+use loom_core::frontend::explain::{column_name, plain};
 use loom_core::frontend::{decode, registers, Column, Register};
 use loom_core::report::{self, Value, Vars};
 use loom_core::state::MachineState;
@@ -60,20 +61,6 @@ pub fn listing(prog: &Program, source: &str) -> Vec<ListingRow> {
         rows.push(ListingRow { index: Some(k), line, text, doc });
     }
     rows
-}
-
-/// What a column holds, in words, without its value: "M[40] = sum (slot 8)".
-fn column_name(prog: &Program, col: usize) -> String {
-    match prog.config.column(col) {
-        Column::Working => "the working column (PC, registers)".into(),
-        Column::Scratch(c) => format!("scratch column {c}"),
-        Column::Memory(slot) => format!("M[{col}] = {} (slot {slot})", prog.slot_name(col as u32)),
-        Column::Instruction(k) => match prog.locs.get(k).copied().flatten() {
-            Some(l) => format!("instruction {k} (line {})", l.line),
-            None if k < prog.code.len() => format!("instruction {k}"),
-            None => format!("empty instruction column {k}"),
-        },
-    }
 }
 
 impl Session {
@@ -154,8 +141,8 @@ impl Session {
         let Some(Layers { trace, at, .. }) = &self.layers else { return Vec::new() };
         let shown = trace.layers.iter().enumerate().filter(|(i, _)| at.is_none_or(|a| a == *i));
         let mut rows = Vec::new();
-        for (_, layer) in shown {
-            for head in &layer.heads {
+        for (layer_index, layer) in shown {
+            for (head_index, head) in layer.heads.iter().enumerate() {
                 for m in &head.matches {
                     let targets: Vec<String> = m.targets.iter().map(|&t| self.column_meaning(t)).collect();
                     let split = if m.tie { " (tie: split 50/50)" } else { "" };
@@ -170,6 +157,8 @@ impl Session {
                     rows.push(AttnRow {
                         layer: layer.name.to_owned(),
                         head: head.name.to_owned(),
+                        layer_index,
+                        head_index,
                         source: m.source,
                         targets: m.targets.clone(),
                         best1: m.best1,
@@ -183,8 +172,13 @@ impl Session {
         rows
     }
 
-    /// The last action in one sentence: "PC 40 → 41, sum: 3 → 7".
+    /// The last action in one sentence: during a layer walk, the shown
+    /// layer's explanation ("L4 subtract: The FFN subtracted …"); otherwise
+    /// "PC 40 → 41, sum: 3 → 7".
     pub fn narration(&self) -> String {
+        if let (Some((i, name)), Some(e)) = (self.layer(), self.explanation()) {
+            return format!("{name}: {}", plain(&e.layers[i].words));
+        }
         let (Some(before), Some(now)) = (&self.before, self.shown_state()) else { return String::new() };
         let (Some(old), Some(new)) = (self.vars_of(before), self.vars_of(&now)) else { return String::new() };
         let mut parts = vec![format!("PC {} → {}", before.pc, now.pc)];
@@ -244,6 +238,7 @@ impl Session {
             note: self.note.clone(),
             registers: self.registers(),
             attention: self.attention(),
+            explain: self.explanation().cloned(),
             demo: None,
             output: self.machine.as_ref().map(|m| m.output().text()).unwrap_or_default(),
             printed: self.machine.as_ref().is_some_and(|m| m.output().printed_at(m.steps())),

@@ -2,6 +2,7 @@
 
 use super::Client;
 use leptos::prelude::*;
+use loom_core::frontend::explain::Target;
 
 #[component]
 pub fn Attention(client: Client) -> impl IntoView {
@@ -14,8 +15,10 @@ pub fn Attention(client: Client) -> impl IntoView {
                     // The sentence names the layer, head, columns and any tie; the
                     // scores follow, muted. A tie (top-2 attention) is by design, not an error.
                     let scores = format!("best {:.2}, next {:.2}", m.best1, m.best2);
+                    let head = Target::Head { layer: m.layer_index, head: m.head_index };
+                    let lit = move || client.highlight.with(|h| h.as_ref() == Some(&head));
                     view! {
-                        <li>
+                        <li class:lit=lit>
                             <span class="meaning">{m.meaning.clone()}</span>
                             " "
                             <span class="mono scores">{scores}</span>

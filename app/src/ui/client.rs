@@ -7,6 +7,7 @@
 
 use crate::session::{Build, Command, Driver, Event, Next, Session, View};
 use leptos::prelude::*;
+use loom_core::frontend::explain::Target;
 use std::rc::Rc;
 
 /// Milliseconds of execution per animation frame.
@@ -23,6 +24,9 @@ pub struct Client {
     pub view: RwSignal<View>,
     /// The last refused command's reason, for the status line.
     pub problem: RwSignal<Option<String>>,
+    /// What the Explain view's links or a lesson point at: the heatmap and
+    /// attention views mark it. Page-side only, no session state.
+    pub highlight: RwSignal<Option<Target>>,
     listeners: StoredValue<Vec<Listener>, LocalStorage>,
     /// Whether a tick is already scheduled (so commands never start a second loop).
     ticking: StoredValue<bool>,
@@ -41,6 +45,7 @@ impl Client {
             build: RwSignal::new(build),
             view: RwSignal::new(view),
             problem: RwSignal::new(None),
+            highlight: RwSignal::new(None),
             listeners: StoredValue::new_local(Vec::new()),
             ticking: StoredValue::new(false),
         }

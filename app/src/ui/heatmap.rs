@@ -8,6 +8,7 @@ use crate::heatmap::{changed, render, zone, zones, Palette, Window};
 use crate::session::{Build, View as MachineView};
 use leptos::html::Canvas;
 use leptos::prelude::*;
+use loom_core::frontend::explain::Target;
 use loom_core::frontend::{Column, Config, Layout, Tensor};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::CanvasRenderingContext2d;
@@ -81,9 +82,9 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
             el.set_height(0);
             return;
         };
-        let dark = dark.get();
-        let console = client.build.with(|b| b.console);
-        client.view.with(|v| draw(&el, v, &cfg, &lay, &w, dark, console));
+        let lit = client.highlight.get();
+        let look = Look { dark: dark.get(), console: client.build.with(|b| b.console), lit: lit.as_ref() };
+        client.view.with(|v| draw(&el, v, &cfg, &lay, &w, &look));
     });
     let win = move || window_for(client, view, width());
     let n = move || shape(client).map_or(1, |(c, _)| c.n);
@@ -170,15 +171,16 @@ fn rgb([r, g, b]: [u8; 3]) -> String {
     format!("rgb({r} {g} {b})")
 }
 
-fn draw(
-    el: &web_sys::HtmlCanvasElement,
-    v: &MachineView,
-    cfg: &Config,
-    lay: &Layout,
-    w: &Window,
+/// How the canvas is drawn beyond the tensor: the theme, the console's column
+/// (a zone of its own) and what the Explain view or a lesson points at.
+struct Look<'a> {
     dark: bool,
     console: Option<usize>,
-) {
+    lit: Option<&'a Target>,
+}
+
+fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window, look: &Look) {
+    let &Look { dark, console, lit } = look;
     let Some(x) = &v.tensor else { return };
     let diff = v.previous.as_ref().map(|p| changed(p, x));
     let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h + BOTTOM);
@@ -272,6 +274,35 @@ fn draw(
             ctx.move_to(a, TOP as f64);
             ctx.quadratic_curve_to((a + b) / 2.0, ZONE_H + 2.0, b, TOP as f64);
             ctx.stroke();
+        }
+    }
+    if let Some(t) = lit {
+        mark(&ctx, v, w, x.d, t, if dark { "#4fc3f7" } else { "#0057b8" });
+    }
+}
+
+/// Outlines what the Explain view or a lesson points at: a column, a
+/// field's cells, or the columns a head's matches join.
+fn mark(ctx: &CanvasRenderingContext2d, v: &MachineView, w: &Window, d: usize, t: &Target, colour: &str) {
+    let outline = |col: usize, rows: std::ops::Range<usize>| {
+        if let Some(x) = w.x_of(col) {
+            let x0 = LABEL_W as f64 + x - w.cell_w as f64 / 2.0 - 1.5;
+            let y0 = (TOP + rows.start * w.cell_h) as f64 - 1.5;
+            ctx.stroke_rect(x0, y0, w.cell_w as f64 + 3.0, (rows.len() * w.cell_h) as f64 + 3.0);
+        }
+    };
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(2.0);
+    match *t {
+        Target::Column { column } => outline(column, 0..d),
+        Target::Cells { column, start, len } => outline(column, start..start + len),
+        Target::Head { layer, head } => {
+            let matches = v.attention.iter().filter(|m| m.layer_index == layer && m.head_index == head);
+            for m in matches {
+                for &c in m.targets.iter().chain([&m.source]) {
+                    outline(c, 0..d);
+                }
+            }
         }
     }
 }

@@ -14,8 +14,10 @@ mod demos;
 mod diagnostics;
 mod download;
 mod editor;
+mod explain;
 mod heatmap;
 mod keys;
+mod lesson;
 mod machine;
 mod messages;
 mod share;
@@ -213,6 +215,17 @@ pub fn App() -> impl IntoView {
             view! { <trace::TracePage client dark=dark /> }
         })
     };
+    // `?lesson=ID` or `#lesson=PAYLOAD` opens a lesson over whatever loaded; a bad one says why.
+    let player = lesson::Player::new(client);
+    let search = window().location().search().unwrap_or_default();
+    let lesson_problem = match crate::lesson::from_address(&search, &location_hash().unwrap_or_default()) {
+        Some(Ok(l)) => {
+            player.open(l);
+            None
+        }
+        Some(Err(e)) => Some(e.to_string()),
+        None => None,
+    };
     view! {
         <div class="loom page" data-theme=move || theme.name() data-machine=move || machine.get().name()>
             <header class="bar">
@@ -232,6 +245,7 @@ pub fn App() -> impl IntoView {
                     <toolbar::Toolbar client actions />
                 </div>
                 <div class="bar-end">
+                    <lesson::Picker player />
                     <button class="ghost" title="Theme: system, dark, light" aria-label="Toggle theme" on:click=move |_| {
                         theme.cycle();
                         storage::save_theme(theme.choice());
@@ -253,7 +267,9 @@ pub fn App() -> impl IntoView {
             <div class="trace-only">{trace_page}</div>
             <div class="loom-only">
                 <share::LinkBanner banner client draft />
+                {lesson_problem.map(|p| view! { <p class="banner bad" data-testid="lesson-problem" role="alert">{p}</p> })}
                 <machine::StatusBar client />
+                <lesson::LessonView player />
                 <main class="panes">
                     <section class="pane source" aria-label="Program">
                         <editor::Editor client actions handle dark=dark />
@@ -266,6 +282,7 @@ pub fn App() -> impl IntoView {
                         <attention::Attention client />
                     </section>
                     <section class="pane machine" aria-label="Machine">
+                        <explain::Explain client />
                         <console::Console client />
                         <machine::MachineView client />
                     </section>

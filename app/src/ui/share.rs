@@ -4,7 +4,7 @@
 //! snippet with the embed options as checkboxes, and a live preview.
 //! Everything here is text: a link's contents never become markup.
 
-use super::{current_state, editor::EditorHandle, open, widget, Client};
+use super::{current_state, editor::EditorHandle, open, Client};
 use crate::link::{self, Shared};
 use crate::options::Panel;
 use leptos::prelude::*;
@@ -183,7 +183,6 @@ pub fn ShareDialog(open: RwSignal<bool>, client: Client, handle: EditorHandle) -
     let said_element = RwSignal::new(None);
     let checkboxes = Panel::ALL
         .into_iter()
-        .filter(|p| widget::available(*p))
         .map(|p| {
             let on = move || panels.with(|ps| ps.contains(&p));
             let toggle = move |_| {

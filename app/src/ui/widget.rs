@@ -5,8 +5,8 @@
 //! key listener, so several on one page are independent.
 
 use super::{
-    attention, console, current_state, demos, diagnostics, editor, heatmap, keys, machine, new_client, open, Actions,
-    Client, Mount,
+    attention, console, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, new_client,
+    open, Actions, Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -16,12 +16,6 @@ use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// Whether this build has a view for the panel. Panels are data: a new view
-/// gets an arm here and in [`panel_view`], and `panels=` accepts its id.
-pub fn available(p: Panel) -> bool {
-    p != Panel::Explain
-}
 
 /// The view of one panel.
 fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::EditorHandle, dark: Signal<bool>) -> AnyView {
@@ -36,7 +30,7 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         Panel::Machine => view! { <machine::MachineView client /> }.into_any(),
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),
         Panel::Console => view! { <console::Console client /> }.into_any(),
-        Panel::Explain => ().into_any(),
+        Panel::Explain => view! { <explain::Explain client /> }.into_any(),
     }
 }
 
@@ -59,7 +53,7 @@ pub fn mount_widget(
     scoped: bool,
 ) -> Widget {
     let out: Rc<RefCell<Option<Client>>> = Rc::default();
-    let panels: Vec<Panel> = options.panels().into_iter().filter(|p| available(*p)).collect();
+    let panels: Vec<Panel> = options.panels();
     let ids: Vec<&'static str> = panels.iter().map(|p| p.id()).collect();
     let slot = out.clone();
     let transport_ids = ids.clone();
@@ -82,13 +76,17 @@ pub fn mount_widget(
         if options.autoplay {
             let _ = client.send(Command::Run);
         }
+        let player = lesson::Player::new(client);
+        if let Some(l) = options.lesson.clone() {
+            player.open(l);
+        }
         let theme = keys::Theme::new(options.theme);
         if !scoped {
             theme.on_document();
             // An iframe's widget talks to its parent window.
             super::messages::install(client, transport_ids);
         }
-        view! { <WidgetView client panels theme problems scope /> }
+        view! { <WidgetView client panels theme problems scope player /> }
     });
     let client = out.borrow_mut().take().expect("invariant: the mount ran its view");
     Widget { client, panels: ids, _unmount: Box::new(unmount) }
@@ -101,6 +99,7 @@ fn WidgetView(
     theme: keys::Theme,
     problems: Vec<String>,
     scope: Option<web_sys::Element>,
+    player: lesson::Player,
 ) -> impl IntoView {
     let handle = editor::EditorHandle::new(false);
     let actions = Actions::new(client, handle);
@@ -199,6 +198,7 @@ fn WidgetView(
                 </a>
             </div>
             {problem.map(|p| view! { <p class="banner bad" data-testid="link-problem" role="alert">{p}</p> })}
+            <lesson::LessonView player />
             <nav class="wtabs" aria-label="Views" hidden=move || n <= fit.get()>{tabs}</nav>
             <div class="wpanels" style=cols>{views}</div>
             <keys::HelpSheet open=help />

@@ -11,6 +11,7 @@
 //! files a front end hands out (the model as safetensors or ONNX, a state as
 //! `.npy`, their names) and [`run_states`], the run `loom state` writes.
 
+pub mod explain;
 mod lang;
 mod machine;
 mod run;
@@ -23,6 +24,7 @@ pub use crate::image::CONSOLE;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
+pub use explain::{explain, Explanation};
 pub use lang::{build, Lang};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
 pub use run::{run_states, Run};
