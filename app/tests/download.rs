@@ -42,8 +42,14 @@ fn cli_state(config: &str, steps: u64) -> Vec<u8> {
     npy::state(run.last())
 }
 
+/// At a step boundary: the steps on display, and the file of that state.
 fn assert_state(d: &mut Driver, config: &str, steps: u64) {
     assert_eq!(d.view().steps, steps);
+    assert_file(d, config, steps);
+}
+
+/// The state file is `loom state`'s after `steps` steps.
+fn assert_file(d: &mut Driver, config: &str, steps: u64) {
     let f = download(d, FileKind::State);
     assert_eq!(f.name, format!("state-step-{steps}.npy"));
     assert_eq!(f.size, f.bytes.len());
@@ -97,7 +103,8 @@ fn during_a_layer_walk_the_state_is_the_step_boundary_after_it() {
     }
     let v = d.view();
     assert_eq!(v.layer.as_ref().map(|l| l.index), Some(2), "walking: L3 on display");
-    assert_state(&mut d, "small", 2);
+    assert_eq!(v.steps, 1, "the instruction on display counts from L8 on");
+    assert_file(&mut d, "small", 2);
 }
 
 #[test]

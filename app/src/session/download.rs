@@ -5,9 +5,10 @@
 //! The state is the machine's tensor after the steps on display, always at a
 //! step boundary — also while walking an instruction layer by layer. The model
 //! takes a whole machine state in and gives the next one out; a tensor between
-//! two layers is neither. A layer walk shows an instruction that has already
-//! executed (the step count includes it), so the file is the state after it,
-//! `state-step-K.npy` with K the step count on display.
+//! two layers is neither. During a layer walk the file is the state after the
+//! instruction being walked — the step boundary the walk ends at — so
+//! `state-step-K.npy` names K, the steps the machine has made (the status bar
+//! counts the walked instruction from L8 on).
 
 use super::protocol::{File, FileKind};
 use super::Session;

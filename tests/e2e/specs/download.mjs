@@ -132,9 +132,10 @@ export const tests = [
       await page.click(tid("step"));
       await page.expectText("step-count", /^3$/);
       assert.equal(await state(3), three, "step 3 again: the same bytes");
-      // A layer walk shows an executed instruction: the file is the state after it, at any layer.
+      // A layer walk shows the 4th instruction executing (counted from L8 on): the file is the
+      // state after it, at any layer — the step boundary the walk ends at.
       await page.click(tid("step-layer"));
-      await page.expectText("step-count", /^4$/);
+      await page.expectText("step-count", /^3$/);
       assert.match((await page.statusBar()).layer ?? "", /L1/);
       const walking = await state(4);
       await page.click(tid("step"));
