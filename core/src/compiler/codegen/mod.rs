@@ -259,6 +259,20 @@ impl Gen<'_> {
         self.depth = mark;
     }
 
+    /// A return-site dispatch (there is no indirect jump): `site` holds the number of the
+    /// call site to go back to, counted down to zero against the sites in order; the last
+    /// site needs no test.
+    pub fn dispatch(&mut self, site: Mem, sites: &[Label]) {
+        for (k, &l) in sites.iter().enumerate() {
+            if k + 1 == sites.len() {
+                self.jump(Opcode::Jmp, None, l);
+            } else {
+                self.op1(Opcode::Dec, site);
+                self.jump(Opcode::Jz, Some(site), l);
+            }
+        }
+    }
+
     /// A jump to a new trap instruction that stops the run with `message` at the current location.
     pub fn trap(&mut self, message: &str) -> Label {
         let l = self.label();

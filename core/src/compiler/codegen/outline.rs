@@ -119,14 +119,7 @@ impl Gen<'_> {
             let (sp, site) = (Mem::Reg(Reg::Sp), Mem::Reg(Reg::Site));
             self.op1(Opcode::Dec, sp);
             self.op2(Opcode::Load, site, sp);
-            for (k, &l) in sites.iter().enumerate() {
-                if k + 1 == sites.len() {
-                    self.jump(Opcode::Jmp, None, l);
-                } else {
-                    self.op1(Opcode::Dec, site);
-                    self.jump(Opcode::Jz, Some(site), l);
-                }
-            }
+            self.dispatch(site, &sites);
         }
         for it in &mut self.items {
             if let Item::Ins { a, b, c, .. } = it {

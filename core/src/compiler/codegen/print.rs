@@ -215,14 +215,7 @@ impl Gen<'_> {
             self.release(m);
             self.place(exit);
             let site = Mem::Num(SITE);
-            for (k, &l) in sites.iter().enumerate() {
-                if k + 1 == sites.len() {
-                    self.jump(Opcode::Jmp, None, l);
-                } else {
-                    self.op1(Opcode::Dec, site);
-                    self.jump(Opcode::Jz, Some(site), l);
-                }
-            }
+            self.dispatch(site, &sites);
         }
         for it in &mut self.items {
             if let Item::Ins { a, b, c, .. } = it {
