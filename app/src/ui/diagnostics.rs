@@ -3,6 +3,7 @@
 use super::editor::EditorHandle;
 use super::Client;
 use leptos::prelude::*;
+use loom_core::diag::Diagnostic;
 
 #[component]
 pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
@@ -11,25 +12,7 @@ pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
             let file = b.lang.map_or("", |l| l.label());
             b.diagnostics
                 .iter()
-                .map(|d| {
-                    let (line, col, end) = (d.span.line, d.span.col, d.span.end_col);
-                    let sev = format!("{:?}", d.severity).to_lowercase();
-                    let mut text = format!("{line}:{col} {sev}: {}", d.message);
-                    if let Some(h) = &d.hint {
-                        text.push_str(&format!(" (hint: {h})"));
-                    }
-                    view! {
-                        <li class=sev.clone()>
-                            <button
-                                class="link"
-                                title=format!("Go to line {line} of the {file} source")
-                                on:click=move |_| handle.goto(line, col, end)
-                            >
-                                {text}
-                            </button>
-                        </li>
-                    }
-                })
+                .map(|d| entry(d, file, move |line, col, end| handle.goto(line, col, end)))
                 .collect_view()
         })
     };
@@ -38,5 +21,23 @@ pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
         <ul data-testid="diagnostics" class="diagnostics" aria-live="polite" class:empty=empty>
             {items}
         </ul>
+    }
+}
+
+/// One located diagnostic as a list entry whose button calls `goto` with its
+/// span: the one way every editor's list (C, assembly, WebAssembly text) says it.
+pub fn entry(d: &Diagnostic, file: &str, goto: impl Fn(u32, u32, u32) + 'static) -> impl IntoView {
+    let (line, col, end) = (d.span.line, d.span.col, d.span.end_col);
+    let sev = format!("{:?}", d.severity).to_lowercase();
+    let mut text = format!("{line}:{col} {sev}: {}", d.message);
+    if let Some(h) = &d.hint {
+        text.push_str(&format!(" (hint: {h})"));
+    }
+    view! {
+        <li class=sev.clone()>
+            <button class="link" title=format!("Go to line {line} of the {file} source") on:click=move |_| goto(line, col, end)>
+                {text}
+            </button>
+        </li>
     }
 }

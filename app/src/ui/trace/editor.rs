@@ -5,6 +5,7 @@
 
 use super::TraceClient;
 use crate::trace::TraceCommand;
+use crate::ui::diagnostics::entry;
 use crate::ui::editor::{bridge_loaded, create, get_text, goto_line, on_change, set_dark, set_diagnostics, set_text};
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -101,17 +102,7 @@ pub fn Diagnostics(client: TraceClient, editor: WatEditor) -> impl IntoView {
         client.build.with(|b| {
             b.diagnostics
                 .iter()
-                .map(|d| {
-                    let (line, col, end) = (d.span.line, d.span.col, d.span.end_col);
-                    let text = format!("{line}:{col} error: {}", d.message);
-                    view! {
-                        <li class="error">
-                            <button class="link" title=format!("Go to line {line}") on:click=move |_| editor.goto(line, col, end)>
-                                {text}
-                            </button>
-                        </li>
-                    }
-                })
+                .map(|d| entry(d, "WebAssembly text", move |line, col, end| editor.goto(line, col, end)))
                 .collect_view()
         })
     };
