@@ -46,6 +46,8 @@ export interface LoomEventDetail extends Partial<State> {
   diagnostics?: Array<{ severity: string; message: string; span: { line: number; col: number; end_col: number } }>;
   /** `fault`: what went wrong, and where. */
   fault?: { message: string; line: number | null } | null;
+  /** `fault`: the variable the faulting statement assigns (it keeps its old value), if any. */
+  unwritten?: string | null;
   /** `ready`: the views shown. */
   panels?: PanelId[];
   /** `file` (the answer to `command({cmd: "download", file: "safetensors" | "onnx" | "state"})`): the file. */

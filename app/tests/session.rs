@@ -196,14 +196,21 @@ fn compile_errors_are_listed_and_keep_the_text() {
 fn run_time_faults_name_the_c_line() {
     let mut s = session(DIVZERO, "small");
     s.run_to_end(10_000);
+    let line = 1 + DIVZERO.lines().position(|l| l.contains("x = x / d;")).unwrap() as u32;
     match s.phase() {
-        Phase::Fault { message, line } => {
-            assert_eq!(line, Some(9));
+        Phase::Fault { message, line: at } => {
+            assert_eq!(at, Some(line));
             assert!(message.contains("division by zero"), "{message}");
         }
         other => panic!("expected a fault, got {other:?}"),
     }
-    assert!(s.status_text().starts_with("fault at line 9"));
+    assert!(s.status_text().starts_with(&format!("fault at line {line}")));
+    // `x = x / d` faulted, so `x` keeps 10: the view names it as not written.
+    let v = s.view(false, 0.0);
+    assert_eq!(v.unwritten.as_deref(), Some("x"));
+    assert_eq!(v.vars.get("x"), Some(&Value::Scalar(10)));
+    s.step_back();
+    assert_eq!(s.view(false, 0.0).unwritten, None, "a step back leaves the fault behind");
 }
 
 #[test]

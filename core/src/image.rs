@@ -62,6 +62,11 @@ pub struct Program {
 pub struct Trap {
     pub index: usize,
     pub message: String,
+    /// The memory slot of the variable the faulting statement assigns, which keeps its
+    /// old value (C performs no assignment whose right side faults): the debugger says so
+    /// beside that variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writes: Option<usize>,
 }
 
 /// Why an image cannot be loaded. `index` names the offending instruction.
@@ -162,6 +167,9 @@ impl Program {
         for t in &self.traps {
             if self.code.get(t.index) != Some(&Instr::HALT) {
                 return whole(format!("trap {} is not a HALT instruction", t.index));
+            }
+            if t.writes.is_some_and(|w| w >= cfg.mem_slots) {
+                return whole(format!("trap {} names a variable outside memory", t.index));
             }
         }
         Ok(())

@@ -10,7 +10,7 @@
 
 use crate::engine::Engine;
 use crate::host::Output;
-use crate::image::Program;
+use crate::image::{Program, Symbol};
 use crate::state::Status;
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -127,19 +127,35 @@ pub fn fault(prog: &Program, status: &Status) -> Option<Fault> {
     }
 }
 
-/// Every visible named variable with its signed value. A global is keyed by its
-/// bare name, always (its key must not depend on the locals elsewhere); a local
-/// whose name is also declared in another scope is keyed `scope.name`, so no
-/// variable is lost (README, "The CLI's contract").
+/// Every visible named variable with its signed value, keyed as [`keyed`] says.
 pub fn vars(prog: &Program, mem: &[i32]) -> Vars {
+    Vars(
+        keyed(prog)
+            .map(|(key, s)| {
+                let words = &mem[s.slot..s.slot + s.len];
+                (key, if s.is_array { Value::Array(words.to_vec()) } else { Value::Scalar(words[0]) })
+            })
+            .collect(),
+    )
+}
+
+/// The variable a fault left unwritten: the key (as in [`vars`]) of the variable the
+/// faulting statement assigns. It keeps its old value, since C performs no assignment
+/// whose right side faults, so the debugger says so beside it.
+pub fn unwritten(prog: &Program, status: &Status) -> Option<String> {
+    let Status::Fault { pc, .. } = status else { return None };
+    let slot = prog.trap_at(pc.checked_sub(prog.config.instr_col(0))?)?.writes?;
+    keyed(prog).find(|(_, s)| (s.slot..s.slot + s.len).contains(&slot)).map(|(key, _)| key)
+}
+
+/// The visible named variables with their keys. A global is keyed by its bare name,
+/// always (its key must not depend on the locals elsewhere); a local whose name is also
+/// declared in another scope is keyed `scope.name`, so no variable is lost (README,
+/// "The CLI's contract").
+fn keyed(prog: &Program) -> impl Iterator<Item = (String, &Symbol)> {
     let visible: Vec<_> = prog.symbols.iter().filter(|s| !s.hidden).collect();
-    let mut out = Vec::new();
-    for s in &visible {
+    visible.clone().into_iter().map(move |s| {
         let shared = s.scope != "global" && visible.iter().filter(|o| o.name == s.name).count() > 1;
-        let key = if shared { format!("{}.{}", s.scope, s.name) } else { s.name.clone() };
-        let words = &mem[s.slot..s.slot + s.len];
-        let v = if s.is_array { Value::Array(words.to_vec()) } else { Value::Scalar(words[0]) };
-        out.push((key, v));
-    }
-    Vars(out)
+        (if shared { format!("{}.{}", s.scope, s.name) } else { s.name.clone() }, s)
+    })
 }

@@ -9,6 +9,7 @@
 //! // config: compact16            (optional; default `compact`)
 //! // expect: x = 5, ys = [1, 2, 3]
 //! // fault: division by zero @ 7  (optional: the run must stop with this fault on line 7)
+//! // unwritten: r                 (with a fault: the variable the faulting statement assigns)
 //! // output: "x = 5\n"           (optional: what it prints, escapes as in C; default nothing)
 //! ```
 //!
@@ -19,6 +20,7 @@ use loom_core::compiler::compile;
 use loom_core::frontend::{EngineKind, Machine, DENSE_MAX_N};
 use loom_core::host::{run_printing, Output};
 use loom_core::machine::lockstep::lockstep;
+use loom_core::report;
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
 use std::path::PathBuf;
@@ -46,6 +48,8 @@ struct Case {
     config: Config,
     expect: Vec<(String, Vec<i32>)>,
     fault: Option<(String, u32)>,
+    /// The variable the fault leaves unwritten (`report::unwritten`).
+    unwritten: Option<String>,
     output: String,
 }
 
@@ -110,8 +114,9 @@ fn cases() -> Vec<Case> {
                 (msg.trim().to_string(), line.trim().parse().unwrap())
             });
             let output = header(&source, "output").map(parse_output).unwrap_or_default();
+            let unwritten = header(&source, "unwritten").map(str::to_string);
             let name = p.strip_prefix(&root).unwrap().to_string_lossy().into();
-            Case { name, source, config, expect, fault, output }
+            Case { name, source, config, expect, fault, unwritten, output }
         })
         .collect()
 }
@@ -148,6 +153,13 @@ fn run_case(case: &Case, engine: EngineKind) -> Result<(String, u64), String> {
                 return Err(format!(
                     "expected fault `{msg}` on line {line}, got `{message}` on {:?}",
                     prog.line_at_pc(*pc)
+                ));
+            }
+            let unwritten = report::unwritten(&prog, &status);
+            if unwritten != case.unwritten {
+                return Err(format!(
+                    "{engine}: the fault leaves {unwritten:?} unwritten, expected {:?}",
+                    case.unwritten
                 ));
             }
         }

@@ -199,7 +199,7 @@ fn every_run_time_fault_class_stops_with_pc_and_message() {
     assert!(fault_message(&m).1.contains("occurs 2 times"));
     // A trap instruction.
     let mut prog = assemble(".data x = 0\nJZ x, bad\nHALT\nbad: HALT\n", c).unwrap();
-    prog.traps.push(loom_core::image::Trap { index: 2, message: "division by zero".into() });
+    prog.traps.push(loom_core::image::Trap { index: 2, message: "division by zero".into(), writes: None });
     let mut m = Interp::new(&prog).unwrap();
     m.run(10, None);
     assert_eq!(fault_message(&m), (c.instr_col(2), "division by zero".to_string()));

@@ -1,6 +1,7 @@
 // Division by zero stops with a fault naming the line.
 // expect: before = 1
-// fault: division by zero @ 9
+// fault: division by zero @ 10
+// unwritten: x
 int before;
 int d;
 int main() {

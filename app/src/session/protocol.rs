@@ -308,6 +308,9 @@ pub struct View {
     /// Variables the last action changed (keys of `vars`).
     pub changed: Vec<String>,
     pub fault: Option<Fault>,
+    /// The variable (a key of `vars`) the faulting statement assigns: it keeps its old
+    /// value, since C performs no assignment whose right side faults.
+    pub unwritten: Option<String>,
     /// The source was edited since the machine on display was built.
     pub edited: bool,
     pub running: bool,

@@ -216,7 +216,9 @@ impl Session {
             Phase::Halted => Status::Halted,
             Phase::Fault { .. } => Status::Fault,
         };
-        let fault = self.engine_ref().zip(self.program.as_ref()).and_then(|(e, p)| report::fault(p, &e.status()));
+        let ended = self.engine_ref().zip(self.program.as_ref()).map(|(e, p)| (p, e.status()));
+        let fault = ended.as_ref().and_then(|(p, s)| report::fault(p, s));
+        let unwritten = ended.as_ref().and_then(|(p, s)| report::unwritten(p, s));
         let instr = self.shown_instr();
         View {
             status,
@@ -229,6 +231,7 @@ impl Session {
             changed: self.changed(&vars),
             vars,
             fault,
+            unwritten,
             edited: self.is_stale(),
             running,
             rate,

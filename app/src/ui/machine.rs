@@ -74,10 +74,16 @@ pub fn MachineView(client: Client) -> impl IntoView {
                 .map(|(name, value)| {
                     let changed = v.changed.contains(name);
                     let text = config.map_or_else(|| value.to_string(), |c| value_text(&v.vars, name, value, &c));
+                    // The faulting statement assigns this variable: its value is the old one.
+                    let unwritten = v.fault.as_ref().filter(|_| v.unwritten.as_ref() == Some(name));
+                    let why = unwritten.map(|f| format!("not written: {}", f.message));
                     view! {
-                        <tr class:changed=changed>
+                        <tr class:changed=changed class:unwritten=unwritten.is_some()>
                             <td class="name">{name.clone()}</td>
-                            <td class="value">{text}</td>
+                            <td class="value">
+                                {text}
+                                {why.map(|w| view! { " " <span class="unwritten-note" data-testid="unwritten">{w}</span> })}
+                            </td>
                         </tr>
                     }
                 })

@@ -151,7 +151,13 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         prog.symbols.push(symbol("$stack", stack, low.stack_slots, true, "compiler", true));
     }
     prog.frames = low.frames.iter().filter_map(|l| at.get(l).copied()).collect();
-    prog.traps = low.traps.iter().filter_map(|(l, m)| Some(Trap { index: *at.get(l)?, message: m.clone() })).collect();
+    prog.traps = low
+        .traps
+        .iter()
+        .filter_map(|(l, m, writes)| {
+            Some(Trap { index: *at.get(l)?, message: m.clone(), writes: writes.map(&slot_of) })
+        })
+        .collect();
     Ok(prog)
 }
 

@@ -4,7 +4,8 @@
 // here); C never performs the assignment (gcc, with the same zero check: g = 86).
 // gcc: no (a division by zero: our fault, a signal under gcc)
 // expect: g = 86, before = 1
-// fault: division by zero @ 12
+// fault: division by zero @ 13
+// unwritten: g
 int g = 86;
 int z, before;
 int main() {

@@ -3,7 +3,8 @@
 // computes straight into the caller's target (gcc: g = 7).
 // gcc: no (a division by zero: our fault, a signal under gcc)
 // expect: g = 7
-// fault: division by zero @ 10
+// fault: division by zero @ 11
+// unwritten: g
 int g = 7;
 int z;
 int f() {

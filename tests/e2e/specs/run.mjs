@@ -1,4 +1,4 @@
-// Running: run and pause at a speed, a breakpoint from the gutter, running to the end.
+// Running: run and pause at a speed, a breakpoint from the gutter, running to the end, a fault.
 import { tid, until } from "../harness/page.mjs";
 import { SUM } from "../harness/programs.mjs";
 
@@ -39,6 +39,20 @@ export const tests = [
       if (sum !== "-70") throw new Error(`sum = ${sum}`);
       await page.expectText("agree", "✓");
       await page.shot("07b-halted");
+    },
+  ],
+  [
+    "a faulting assignment keeps its variable's old value and says so beside it",
+    async (page) => {
+      await page.setSource("int a = 7, r, zero;\nint main() {\n    r = 5;\n    r = a / zero;\n    return 0;\n}\n");
+      await page.press("Control+Enter");
+      await page.expectText("status", "loaded");
+      await page.click(tid("run"));
+      await page.expectText("status", "fault at line 4");
+      const { r } = await page.variables();
+      if (!/^5\s+not written: division by zero$/.test(r)) throw new Error(`r shows ${JSON.stringify(r)}`);
+      await page.expectText("unwritten", "not written: division by zero");
+      await page.shot("07c-unwritten");
     },
   ],
 ];

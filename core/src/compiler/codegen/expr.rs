@@ -234,6 +234,13 @@ impl Gen<'_> {
 
     /// Performs an assignment; returns where the assigned value can be read.
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr) -> Mem {
+        match self.root_var(lhs).map(|id| self.var_mem(id)).or_else(|| self.direct_place(lhs)) {
+            Some(target) => self.assigning(target, |g| g.assign_in(op, lhs, rhs)),
+            None => self.assign_in(op, lhs, rhs),
+        }
+    }
+
+    fn assign_in(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr) -> Mem {
         if let Some(m) = self.direct_place(lhs) {
             match op {
                 Some(op) => {

@@ -88,7 +88,9 @@ pub struct Lowered {
     /// Code generation stopped early because the program is far larger than the machine.
     pub truncated: bool,
     pub stack_slots: usize,
-    pub traps: Vec<(Label, String)>,
+    /// Each trap's label, message, and the storage of the variable the statement it guards
+    /// assigns (that variable keeps its old value: C performs no assignment that faults).
+    pub traps: Vec<(Label, String, Option<Mem>)>,
     pub frames: Vec<Label>,
     /// Locals and parameters with the stack slot of their first instance.
     pub locals: Vec<(VarId, usize)>,
@@ -120,7 +122,10 @@ pub struct Gen<'a> {
     /// Innermost loops and `switch`es of the current function: (break, continue); a
     /// `switch` has no `continue` of its own.
     loops: Vec<(Label, Option<Label>)>,
-    traps: Vec<(Label, String, Option<SrcLoc>)>,
+    traps: Vec<(Label, String, Option<SrcLoc>, Option<Mem>)>,
+    /// The storage of the variables whose assignments are being generated, innermost last: a
+    /// trap raised while computing a right side names the innermost as the one left unwritten.
+    assigning: Vec<Mem>,
     frames: Vec<Label>,
     locals: Vec<(VarId, usize)>,
     loc: Option<SrcLoc>,
@@ -153,6 +158,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         rets: Vec::new(),
         loops: Vec::new(),
         traps: Vec::new(),
+        assigning: Vec::new(),
         frames: Vec::new(),
         locals: Vec::new(),
         loc: None,
@@ -175,12 +181,12 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
     g.outlined_bodies();
     g.print_routines();
     let traps = std::mem::take(&mut g.traps);
-    for (l, _, loc) in &traps {
+    for (l, _, loc, _) in &traps {
         g.place(*l);
         g.loc = *loc;
         g.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
     }
-    let traps = traps.into_iter().map(|(l, msg, _)| (l, msg)).collect();
+    let traps = traps.into_iter().map(|(l, msg, _, writes)| (l, msg, writes)).collect();
     let truncated = g.items.len() > g.limit;
     Lowered {
         truncated,
@@ -276,8 +282,17 @@ impl Gen<'_> {
     /// A jump to a new trap instruction that stops the run with `message` at the current location.
     pub fn trap(&mut self, message: &str) -> Label {
         let l = self.label();
-        self.traps.push((l, message.to_string(), self.loc));
+        self.traps.push((l, message.to_string(), self.loc, self.assigning.last().copied()));
         l
+    }
+
+    /// Generates `body`, the code of an assignment to the variable stored at `target`: a trap
+    /// it raises names that variable (see [`Lowered::traps`]).
+    pub fn assigning<T>(&mut self, target: Mem, body: impl FnOnce(&mut Self) -> T) -> T {
+        self.assigning.push(target);
+        let out = body(self);
+        self.assigning.pop();
+        out
     }
 
     pub fn set_loc(&mut self, span: crate::diag::Span) {
@@ -531,16 +546,18 @@ impl Gen<'_> {
         if d.init.is_some() {
             // An initializer's fault leaves the new variable indeterminate, as C allows:
             // the words are computed in place.
-            for (k, w) in self.r.init_words(d).iter().enumerate() {
-                let m = self.mark();
-                let slot = Mem::Stack(base + k);
-                match w {
-                    InitWord::Zero => self.op2(Opcode::Xor, slot, slot),
-                    InitWord::Value(v) => self.op2(Opcode::Mov, slot, self.konst(*v)),
-                    InitWord::Expr(e) => self.into(slot, e),
+            self.assigning(Mem::Stack(base), |g| {
+                for (k, w) in g.r.init_words(d).iter().enumerate() {
+                    let m = g.mark();
+                    let slot = Mem::Stack(base + k);
+                    match w {
+                        InitWord::Zero => g.op2(Opcode::Xor, slot, slot),
+                        InitWord::Value(v) => g.op2(Opcode::Mov, slot, g.konst(*v)),
+                        InitWord::Expr(e) => g.into(slot, e),
+                    }
+                    g.release(m);
                 }
-                self.release(m);
-            }
+            });
         }
         // Bound after the initializer: `int x = x;` reads the outer `x`, as the checker resolved it.
         self.env.insert(id, Mem::Stack(base));
