@@ -57,9 +57,42 @@ impl RowMask {
         true
     }
 
+    /// Calls `f(at, bits)` for every block of eight rows `at..at + 8` that
+    /// holds a row of the mask (bit l of `bits`: row `at + l`), in order, until
+    /// it returns false; returns whether it never did. A block reaching past
+    /// `d` (rows of the mask lie below `d ≥ 8`) is moved back to end at `d`,
+    /// its bits shifted with it, so it overlaps the block before.
+    #[inline(always)]
+    pub fn blocks(&self, d: usize, mut f: impl FnMut(usize, u32) -> bool) -> bool {
+        debug_assert!((8..=Self::ROWS).contains(&d));
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let shift = w.trailing_zeros() & !7;
+                let (bits, at) = (((w >> shift) & 0xff) as u32, 64 * k + shift as usize);
+                w &= !(0xff << shift);
+                let ok = if at + 8 <= d { f(at, bits) } else { f(d - 8, bits << (at + 8 - d)) };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     #[inline]
     pub fn set(&mut self, r: usize) {
         self.0[r / 64] |= 1 << (r % 64);
+    }
+
+    /// Adds rows `at + l` for the bits l of `bits` (below 8; `at + 8 ≤ ROWS`).
+    #[inline(always)]
+    pub fn or_bits(&mut self, at: usize, bits: u32) {
+        let (word, shift, bits) = (at / 64, at % 64, u64::from(bits & 0xff));
+        self.0[word] |= bits << shift;
+        if shift > 56 {
+            self.0[word + 1] |= bits >> (64 - shift);
+        }
     }
 
     #[inline]
@@ -141,6 +174,32 @@ pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
     scalar::store(dst, y)
 }
 
+/// Bit l set where `|v[l]| ≤ tol` (false for NaN), for eight rows.
+#[inline(always)]
+pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; two loads of four within `v`.
+    return unsafe { sse2::within8(v, tol) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; two loads of four within `v`.
+    return unsafe { simd128::within8(v, tol) };
+    #[allow(unreachable_code)]
+    scalar::within8(v, tol)
+}
+
+/// `dst[l] ← v[l] + 0.0` for the bits l of `take`; returns the bits whose row changed.
+#[inline(always)]
+pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; loads and stores of four within the arrays.
+    return unsafe { sse2::put8(dst, v, take) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; as above.
+    return unsafe { simd128::put8(dst, v, take) };
+    #[allow(unreachable_code)]
+    scalar::put8(dst, v, take)
+}
+
 /// The definition the SIMD passes follow, one row at a time.
 mod scalar {
     use super::{ColumnScan, RowMask};
@@ -158,6 +217,20 @@ mod scalar {
             max = max.max(abs);
         }
         ColumnScan::of(nonzero, max)
+    }
+
+    pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        (0..8).fold(0, |m, l| m | ((v[l].abs() <= tol) as u32) << l)
+    }
+
+    pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let mut changed = 0;
+        for l in (0..8).filter(|l| take >> l & 1 == 1) {
+            let new = v[l] + 0.0;
+            changed |= ((new.to_bits() != dst[l].to_bits()) as u32) << l;
+            dst[l] = new;
+        }
+        changed
     }
 
     pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
@@ -231,6 +304,31 @@ mod sse2 {
         _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, _mm_castps_si128(all));
         let max = lanes.iter().copied().max().unwrap_or(0);
         ColumnScan::of(nonzero, if _mm_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
+    }
+
+    #[inline(always)]
+    pub unsafe fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        let (abs, t) = (_mm_castsi128_ps(_mm_set1_epi32(0x7fff_ffff)), _mm_set1_ps(tol));
+        let lo = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr()), abs), t);
+        let hi = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr().add(4)), abs), t);
+        (_mm_movemask_ps(lo) | _mm_movemask_ps(hi) << 4) as u32
+    }
+
+    #[inline(always)]
+    pub unsafe fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let lane = _mm_setr_epi32(1, 2, 4, 8);
+        let mut changed = 0;
+        for half in 0..2 {
+            let (d, bits) = (dst.as_mut_ptr().add(4 * half), _mm_set1_epi32((take >> (4 * half)) as i32));
+            let take = _mm_cmpeq_epi32(_mm_and_si128(bits, lane), lane);
+            let new = _mm_castps_si128(_mm_add_ps(_mm_loadu_ps(v.as_ptr().add(4 * half)), _mm_setzero_ps()));
+            let old = _mm_castps_si128(_mm_loadu_ps(d));
+            let moved = _mm_andnot_si128(_mm_cmpeq_epi32(new, old), take);
+            let out = _mm_or_si128(_mm_and_si128(take, new), _mm_andnot_si128(take, old));
+            _mm_storeu_ps(d, _mm_castsi128_ps(out));
+            changed |= (_mm_movemask_ps(_mm_castsi128_ps(moved)) as u32) << (4 * half);
+        }
+        changed
     }
 
     #[inline]
@@ -321,6 +419,30 @@ mod simd128 {
         ColumnScan::of(nonzero, lanes.iter().copied().max().unwrap_or(0))
     }
 
+    #[inline(always)]
+    pub unsafe fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        let t = f32x4_splat(tol);
+        let lo = f32x4_le(f32x4_abs(v128_load(v.as_ptr() as *const v128)), t);
+        let hi = f32x4_le(f32x4_abs(v128_load(v.as_ptr().add(4) as *const v128)), t);
+        (i32x4_bitmask(lo) | i32x4_bitmask(hi) << 4) as u32
+    }
+
+    #[inline(always)]
+    pub unsafe fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let lane = i32x4(1, 2, 4, 8);
+        let mut changed = 0;
+        for half in 0..2 {
+            let (d, bits) = (dst.as_mut_ptr().add(4 * half), i32x4_splat((take >> (4 * half)) as i32));
+            let take = i32x4_eq(v128_and(bits, lane), lane);
+            let new = f32x4_add(v128_load(v.as_ptr().add(4 * half) as *const v128), f32x4_splat(0.0));
+            let old = v128_load(d as *const v128);
+            let moved = v128_and(i32x4_ne(new, old), take);
+            v128_store(d as *mut v128, v128_bitselect(new, old, take));
+            changed |= (i32x4_bitmask(moved) as u32) << (4 * half);
+        }
+        changed
+    }
+
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
         by_lanes::<4>(y.len(), |at, _| {
@@ -339,10 +461,12 @@ mod tests {
     type Load = unsafe fn(&mut [f32], &mut [f32], &[u32], &[f32], Option<&[f32]>) -> ColumnScan;
     type Store = unsafe fn(&mut [f32], &[f32]) -> RowMask;
 
+    const SPECIAL: [f32; 8] = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
+
     /// Columns of every length from 8 to 64 and the compact d, with zeros of
     /// both signs, NaN, ±∞, and large and tiny values, in a fixed pattern.
     fn columns() -> Vec<Vec<f32>> {
-        let special = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
+        let special = SPECIAL;
         let mut out = Vec::new();
         for len in (8..=64).chain([146]) {
             for seed in 0..6u64 {
@@ -394,6 +518,18 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(scan_bits(&got), scan_bits(&want), "{name} load, column {i}");
                 assert_eq!((bits(&a), bits(&y)), (bits(&a0), bits(&y0)), "{name} load, column {i}");
+            }
+            for at in (0..d - 7).step_by(5) {
+                let v: &[f32; 8] = inp[at..at + 8].try_into().unwrap();
+                let old: [f32; 8] = cols[i / 6 * 6 + (i + 2) % 6][at..at + 8].try_into().unwrap();
+                let (tol, take) = (SPECIAL[at % 8].abs(), (at * 37 % 256) as u32);
+                // SAFETY: SSE2 is part of the x86_64 baseline.
+                assert_eq!(unsafe { sse2::within8(v, tol) }, scalar::within8(v, tol), "within8, column {i} row {at}");
+                let (mut want, mut got) = (old, old);
+                let moved = scalar::put8(&mut want, v, take);
+                // SAFETY: as above.
+                assert_eq!(unsafe { sse2::put8(&mut got, v, take) }, moved, "put8, column {i} row {at}");
+                assert_eq!(want.map(f32::to_bits), got.map(f32::to_bits), "put8, column {i} row {at}");
             }
             let mut dst0 = cols[i / 6 * 6 + (i + 3) % 6].clone();
             let old = dst0.clone();
