@@ -187,6 +187,19 @@ pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
     scalar::within8(v, tol)
 }
 
+/// Bit l set where the bits of `v[l]`, masked by `mask`, are `value`, for eight lanes.
+#[inline(always)]
+pub fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; two loads of four within `v`.
+    return unsafe { sse2::eq8(v, mask, value) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; two loads of four within `v`.
+    return unsafe { simd128::eq8(v, mask, value) };
+    #[allow(unreachable_code)]
+    scalar::eq8(v, mask, value)
+}
+
 /// `dst[l] ← v[l] + 0.0` for the bits l of `take`; returns the bits whose row changed.
 #[inline(always)]
 pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
@@ -221,6 +234,10 @@ mod scalar {
 
     pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
         (0..8).fold(0, |m, l| m | ((v[l].abs() <= tol) as u32) << l)
+    }
+
+    pub fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        (0..8).fold(0, |m, l| m | ((v[l].to_bits() & mask == value) as u32) << l)
     }
 
     pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
@@ -312,6 +329,16 @@ mod sse2 {
         let lo = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr()), abs), t);
         let hi = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr().add(4)), abs), t);
         (_mm_movemask_ps(lo) | _mm_movemask_ps(hi) << 4) as u32
+    }
+
+    #[inline(always)]
+    pub unsafe fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        let (m, x) = (_mm_set1_epi32(mask as i32), _mm_set1_epi32(value as i32));
+        let half = |p: *const f32| {
+            let eq = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p as *const __m128i), m), x);
+            _mm_movemask_ps(_mm_castsi128_ps(eq)) as u32
+        };
+        half(v.as_ptr()) | half(v.as_ptr().add(4)) << 4
     }
 
     #[inline(always)]
@@ -428,6 +455,13 @@ mod simd128 {
     }
 
     #[inline(always)]
+    pub unsafe fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        let (m, x) = (u32x4_splat(mask), u32x4_splat(value));
+        let half = |p: *const f32| i32x4_bitmask(i32x4_eq(v128_and(v128_load(p as *const v128), m), x)) as u32;
+        half(v.as_ptr()) | half(v.as_ptr().add(4)) << 4
+    }
+
+    #[inline(always)]
     pub unsafe fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
         let lane = i32x4(1, 2, 4, 8);
         let mut changed = 0;
@@ -524,6 +558,11 @@ mod tests {
                 let old: [f32; 8] = cols[i / 6 * 6 + (i + 2) % 6][at..at + 8].try_into().unwrap();
                 let (tol, take) = (SPECIAL[at % 8].abs(), (at * 37 % 256) as u32);
                 // SAFETY: SSE2 is part of the x86_64 baseline.
+                for (mask, value) in [(0x7fff_ffff, 0), (0x7fff_ffff, 0x3f80_0000), (!0, 0x3f80_0000)] {
+                    let want = scalar::eq8(v, mask, value);
+                    assert_eq!(unsafe { sse2::eq8(v, mask, value) }, want, "eq8, column {i} row {at}");
+                }
+                // SAFETY: as above.
                 assert_eq!(unsafe { sse2::within8(v, tol) }, scalar::within8(v, tol), "within8, column {i} row {at}");
                 let (mut want, mut got) = (old, old);
                 let moved = scalar::put8(&mut want, v, take);
