@@ -120,7 +120,7 @@ impl ColumnScan {
     /// 0 zeroes it), scanned in the same pass. On the bits: |v| as an integer
     /// orders like |v| for every non-NaN float, and NaN or ±∞ is ≥ the bits
     /// of +∞, so the max and `finite` are integer operations.
-    #[inline]
+    #[inline(always)]
     pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let d = a.len();
         assert!(
@@ -154,7 +154,7 @@ const INF: u32 = 0x7f80_0000;
 
 /// `dst ← y + 0.0` (canonical zeros: −0.0 + 0.0 = +0.0); returns the rows
 /// whose bits changed.
-#[inline]
+#[inline(always)]
 pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
     assert!(dst.len() == y.len() && y.len() >= 4 && y.len() <= RowMask::ROWS);
     #[cfg(target_arch = "x86_64")]
@@ -376,6 +376,7 @@ mod avx2 {
     use super::{by_lanes, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (_mm256_set1_epi32(0x7fff_ffff), _mm256_set1_epi32(INF as i32 - 1));
@@ -402,6 +403,7 @@ mod avx2 {
         ColumnScan::of(nonzero, if _mm256_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
     }
 
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
         by_lanes::<8>(y.len(), |at, _| {
