@@ -373,14 +373,14 @@ mod sse2 {
 /// As [`sse2`], eight rows per instruction; chosen at run time.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{by_lanes, ColumnScan, RowMask, INF};
+    use super::{by_lanes, ColumnScan, RowMask};
     use std::arch::x86_64::*;
 
     #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
-        let (abs_mask, last_finite) = (_mm256_set1_epi32(0x7fff_ffff), _mm256_set1_epi32(INF as i32 - 1));
-        let (mut max, mut bad) = ([_mm256_setzero_ps(); 4], _mm256_setzero_si256());
+        let abs_mask = _mm256_set1_epi32(0x7fff_ffff);
+        let mut max = [_mm256_setzero_si256(); 4];
         let nonzero = by_lanes::<8>(a.len(), |at, lane| {
             let mut v = _mm256_loadu_ps(inp.as_ptr().add(at));
             if let Some(s) = acc {
@@ -390,17 +390,15 @@ mod avx2 {
             let k = _mm256_loadu_si256(keep.as_ptr().add(at) as *const __m256i);
             _mm256_storeu_ps(y.as_mut_ptr().add(at), _mm256_and_ps(v, _mm256_castsi256_ps(k)));
             let abs = _mm256_and_si256(_mm256_castps_si256(v), abs_mask);
-            // maxps may drop a NaN; `bad` keeps it (and ±∞).
-            max[lane] = _mm256_max_ps(max[lane], _mm256_castsi256_ps(abs));
-            bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(abs, last_finite));
+            // The unsigned max of the bits keeps a NaN and ±∞ (≥ the bits of +∞).
+            max[lane] = _mm256_max_epu32(max[lane], abs);
             let zero = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(abs, _mm256_setzero_si256()))) as u64;
             zero ^ 0xff
         });
-        let all = _mm256_max_ps(_mm256_max_ps(max[0], max[1]), _mm256_max_ps(max[2], max[3]));
+        let all = _mm256_max_epu32(_mm256_max_epu32(max[0], max[1]), _mm256_max_epu32(max[2], max[3]));
         let mut lanes = [0u32; 8];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, _mm256_castps_si256(all));
-        let max = lanes.iter().copied().max().unwrap_or(0);
-        ColumnScan::of(nonzero, if _mm256_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, all);
+        ColumnScan::of(nonzero, lanes.iter().copied().max().unwrap_or(0))
     }
 
     #[inline]
