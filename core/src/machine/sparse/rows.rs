@@ -124,7 +124,7 @@ impl ColumnScan {
     pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let d = a.len();
         assert!(
-            (4..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
+            (8..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 is checked at run time (d ≥ 8 rows), SSE2 is part of
@@ -156,7 +156,7 @@ const INF: u32 = 0x7f80_0000;
 /// whose bits changed.
 #[inline(always)]
 pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-    assert!(dst.len() == y.len() && y.len() >= 4 && y.len() <= RowMask::ROWS);
+    assert!(dst.len() == y.len() && y.len() >= 8 && y.len() <= RowMask::ROWS);
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX2 is checked at run time (≥ 8 rows), SSE2 is part of the
     // x86_64 baseline; the lengths are checked above.
@@ -295,26 +295,30 @@ mod sse2 {
     use super::{by_lanes, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
-    /// Four independent max lanes (lane k for the k-th four of a round), so
-    /// the rounds do not wait on each other.
+    /// Eight rows a call, as two fours; four independent max lanes (lane k
+    /// for the k-th eight of a round), so the rounds do not wait on each other.
     #[inline]
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
         let (mut max, mut bad) = ([_mm_setzero_ps(); 4], _mm_setzero_si128());
-        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
-            let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
-            if let Some(s) = acc {
-                v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
+        let nonzero = by_lanes::<8>(a.len(), |at, lane| {
+            let mut zero = 0;
+            for at in [at, at + 4] {
+                let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
+                if let Some(s) = acc {
+                    v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
+                }
+                _mm_storeu_ps(a.as_mut_ptr().add(at), v);
+                let k = _mm_loadu_si128(keep.as_ptr().add(at) as *const __m128i);
+                _mm_storeu_ps(y.as_mut_ptr().add(at), _mm_and_ps(v, _mm_castsi128_ps(k)));
+                let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
+                // maxps may drop a NaN; `bad` keeps it (and ±∞).
+                max[lane] = _mm_max_ps(max[lane], _mm_castsi128_ps(abs));
+                bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
+                zero = zero << 4 | _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
             }
-            _mm_storeu_ps(a.as_mut_ptr().add(at), v);
-            let k = _mm_loadu_si128(keep.as_ptr().add(at) as *const __m128i);
-            _mm_storeu_ps(y.as_mut_ptr().add(at), _mm_and_ps(v, _mm_castsi128_ps(k)));
-            let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
-            // maxps may drop a NaN; `bad` keeps it (and ±∞).
-            max[lane] = _mm_max_ps(max[lane], _mm_castsi128_ps(abs));
-            bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
-            let zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
-            zero ^ 0xf
+            // Rows at + 4.. came second: swap the halves back.
+            (zero >> 4 | (zero & 0xf) << 4) ^ 0xff
         });
         let all = _mm_max_ps(_mm_max_ps(max[0], max[1]), _mm_max_ps(max[2], max[3]));
         let mut lanes = [0u32; 4];
@@ -360,12 +364,16 @@ mod sse2 {
 
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_lanes::<4>(y.len(), |at, _| {
-            let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
-            let old = _mm_loadu_ps(dst.as_ptr().add(at));
-            let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
-            _mm_storeu_ps(dst.as_mut_ptr().add(at), v);
-            (_mm_movemask_ps(_mm_castsi128_ps(same)) as u64) ^ 0xf
+        by_lanes::<8>(y.len(), |at, _| {
+            let mut half = |at: usize| {
+                let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
+                let old = _mm_loadu_ps(dst.as_ptr().add(at));
+                let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
+                _mm_storeu_ps(dst.as_mut_ptr().add(at), v);
+                _mm_movemask_ps(_mm_castsi128_ps(same)) as u64
+            };
+            let lo = half(at);
+            (lo | half(at + 4) << 4) ^ 0xff
         })
     }
 }
@@ -424,17 +432,21 @@ mod simd128 {
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let abs_mask = i32x4_splat(0x7fff_ffff);
         let mut max = [i32x4_splat(0); 4];
-        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
-            let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
-            if let Some(s) = acc {
-                v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
-            }
-            v128_store(a.as_mut_ptr().add(at) as *mut v128, v);
-            let k = v128_load(keep.as_ptr().add(at) as *const v128);
-            v128_store(y.as_mut_ptr().add(at) as *mut v128, v128_and(v, k));
-            let abs = v128_and(v, abs_mask);
-            max[lane] = u32x4_max(max[lane], abs);
-            i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64
+        let nonzero = by_lanes::<8>(a.len(), |at, lane| {
+            let mut half = |at: usize| {
+                let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
+                if let Some(s) = acc {
+                    v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
+                }
+                v128_store(a.as_mut_ptr().add(at) as *mut v128, v);
+                let k = v128_load(keep.as_ptr().add(at) as *const v128);
+                v128_store(y.as_mut_ptr().add(at) as *mut v128, v128_and(v, k));
+                let abs = v128_and(v, abs_mask);
+                max[lane] = u32x4_max(max[lane], abs);
+                i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64
+            };
+            let lo = half(at);
+            lo | half(at + 4) << 4
         });
         let all = u32x4_max(u32x4_max(max[0], max[1]), u32x4_max(max[2], max[3]));
         let lanes = [
@@ -479,11 +491,15 @@ mod simd128 {
 
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_lanes::<4>(y.len(), |at, _| {
-            let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
-            let old = v128_load(dst.as_ptr().add(at) as *const v128);
-            v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
-            i32x4_bitmask(i32x4_ne(v, old)) as u64
+        by_lanes::<8>(y.len(), |at, _| {
+            let mut half = |at: usize| {
+                let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
+                let old = v128_load(dst.as_ptr().add(at) as *const v128);
+                v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
+                i32x4_bitmask(i32x4_ne(v, old)) as u64
+            };
+            let lo = half(at);
+            lo | half(at + 4) << 4
         })
     }
 }
