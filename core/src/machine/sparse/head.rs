@@ -433,13 +433,12 @@ impl Head {
     }
 
     pub fn bytes(&self) -> usize {
-        let f = std::mem::size_of::<f32>();
         let groups: usize = self
             .groups
             .iter()
             .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
             .sum();
-        (self.key.len() + self.vx.len()) * f
+        (self.key.len() + self.vx.len()) * std::mem::size_of::<Chunk>()
             + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups
             + self.redo.bytes()
