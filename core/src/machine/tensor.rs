@@ -45,7 +45,9 @@ impl Tensor {
     /// Reads a field as unsigned bits: a bit is 1 when its row is positive
     /// (absent values, 0.0, read as 0).
     pub fn bits(&self, region: Region, col: usize) -> u64 {
-        (0..region.len).filter(|&i| self.get(region.bit(i), col) > 0.0).fold(0, |v, i| v | 1 << i)
+        // The field's rows top down are its bits from the most significant (`Region::bit`).
+        let at = col * self.d + region.start;
+        self.data[at..at + region.len].iter().fold(0, |v, &x| v << 1 | (x > 0.0) as u64)
     }
 }
 

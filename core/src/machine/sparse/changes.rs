@@ -16,7 +16,7 @@ impl Changes {
         Changes { cols: ColSet::new(n), rows: vec![RowMask::default(); n] }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, j: usize, rows: RowMask) {
         self.cols.insert(j);
         self.rows[j] = self.rows[j].union(&rows);

@@ -11,7 +11,7 @@ impl ColSet {
         ColSet { mark: vec![false; n], list: Vec::with_capacity(n) }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, j: usize) {
         if !self.mark[j] {
             self.mark[j] = true;

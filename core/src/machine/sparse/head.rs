@@ -25,9 +25,13 @@
 
 use super::changes::Changes;
 use super::colset::ColSet;
-use super::rows::RowMask;
+use super::rows::{self, RowMask};
 use super::same_bits;
 use super::slots::{self, Slot};
+
+/// Lanes are kept in chunks of eight (zero past the head's lanes), so that
+/// sums, comparisons and deposits are whole-vector operations.
+type Chunk = [f32; 8];
 use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadRole, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
@@ -42,6 +46,12 @@ enum Class {
     Partial,
     /// Some value outside {−1, 0, 1}: the index cannot decide.
     Odd,
+}
+
+/// `o + w·v`, lane by lane.
+#[inline(always)]
+fn add(o: Chunk, w: f32, v: Chunk) -> Chunk {
+    std::array::from_fn(|l| o[l] + w * v[l])
 }
 
 /// No column.
@@ -67,8 +77,6 @@ pub struct Head {
     v: Vec<Slot>,
     /// The distinct rows V writes, ascending.
     v_rows: Vec<u32>,
-    /// `v_rows` is one run of consecutive rows.
-    v_run: bool,
     /// The rows V writes (where this head changes the layer's attention sum).
     writes: RowMask,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
@@ -76,11 +84,17 @@ pub struct Head {
     v_reads: RowMask,
     reads: RowMask,
     n: usize,
-    key: Vec<f32>,
+    /// Chunks per key and per V·x.
+    kch: usize,
+    vch: usize,
+    /// V·x's chunks can be added to `v_rows[0]..` whole: a run that leaves
+    /// room in the column (the lanes past it add 0 to rows that are not −0).
+    v_wide: bool,
+    key: Vec<Chunk>,
     class: Vec<Class>,
     /// A bipolar key as bits (+1 ↦ 1), dimension r at bit r: its group's index.
     code: Vec<u32>,
-    vx: Vec<f32>,
+    vx: Vec<Chunk>,
     /// Whether V·x has a nonzero value.
     vx_nonzero: Vec<bool>,
     /// A nonzero key and a nonzero V·x: the column sends something somewhere.
@@ -91,8 +105,8 @@ pub struct Head {
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
-    new_key: Vec<f32>,
-    new_vx: Vec<f32>,
+    new_key: Vec<Chunk>,
+    new_vx: Vec<Chunk>,
     moved: Vec<u32>,
     /// The `lowest_two` shortcut, for `rekey`.
     lowest_two: bool,
@@ -122,31 +136,35 @@ impl Head {
         let v = slots::cover(&v_lanes, d);
         assert!(k.iter().chain(&v).all(|s| s.end() <= d), "loads within the column");
         let vdim = v_rows.len();
+        let (kch, vch) = (h.kdim.div_ceil(8), vdim.div_ceil(8));
+        let v_run = v_rows.windows(2).all(|p| p[1] == p[0] + 1);
         Head {
             name: h.name,
             role: h.role,
             kdim: h.kdim,
             k,
             v,
-            v_run: v_rows.windows(2).all(|p| p[1] == p[0] + 1),
+            v_wide: v_run && v_rows.first().is_some_and(|&r| r as usize + 8 * vch <= d),
+            kch,
+            vch,
             writes: RowMask::of_rows(v_rows.iter().map(|&r| r as usize)),
             v_rows,
             key_reads: RowMask::of_rows(h.k.iter().map(|e| e.1)),
             v_reads: RowMask::of_rows(h.v.iter().map(|e| e.1)),
             reads: RowMask::of_rows(h.k.iter().map(|e| e.1).chain(h.v.iter().map(|e| e.1))),
             n,
-            key: vec![0.0; n * h.kdim],
+            key: vec![[0.0; 8]; n * kch],
             class: vec![Class::Zero; n],
             code: vec![0; n],
-            vx: vec![0.0; n * vdim],
+            vx: vec![[0.0; 8]; n * vch],
             vx_nonzero: vec![false; n],
             source: vec![false; n],
             target: vec![NOWHERE; n],
             groups: vec![Vec::new(); 1 << h.kdim],
             odd: 0,
             partial: 0,
-            new_key: vec![0.0; h.kdim],
-            new_vx: vec![0.0; vdim],
+            new_key: vec![[0.0; 8]; kch],
+            new_vx: vec![[0.0; 8]; vch],
             moved: Vec::new(),
             lowest_two: true,
             redo: ColSet::new(n),
@@ -155,10 +173,10 @@ impl Head {
 
     /// Back to the state of an all-zero input (no keys, no contributions).
     pub fn reset(&mut self) {
-        self.key.fill(0.0);
+        self.key.fill([0.0; 8]);
         self.class.fill(Class::Zero);
         self.code.fill(0);
-        self.vx.fill(0.0);
+        self.vx.fill([0.0; 8]);
         self.vx_nonzero.fill(false);
         self.source.fill(false);
         self.target.fill(NOWHERE);
@@ -166,48 +184,30 @@ impl Head {
         (self.odd, self.partial) = (0, 0);
     }
 
-    /// `out = Σ w · load` over `slots` (one weight per element of `out`).
-    #[inline(always)]
-    fn sum(slots: &[Slot], col: &[f32], out: &mut [f32]) {
-        out.fill(0.0);
-        for s in slots {
-            let at = s.row as usize;
-            if s.shift {
-                for ((o, w), x) in out.iter_mut().zip(&s.w).zip(&col[at..at + s.w.len()]) {
-                    *o += w * x;
-                }
-            } else {
-                let x = col[at];
-                for (o, w) in out.iter_mut().zip(&s.w) {
-                    *o += w * x;
-                }
-            }
-        }
-    }
-
     fn key_of(&self, j: usize) -> &[f32] {
-        &self.key[j * self.kdim..(j + 1) * self.kdim]
+        &self.key[j * self.kch..(j + 1) * self.kch].as_flattened()[..self.kdim]
     }
 
-    fn vx_of(&self, j: usize) -> &[f32] {
-        let vdim = self.v_rows.len();
-        &self.vx[j * vdim..(j + 1) * vdim]
+    fn vx_of(&self, j: usize) -> &[Chunk] {
+        &self.vx[j * self.vch..(j + 1) * self.vch]
     }
 
+    /// A key's class and code from its chunks (lanes past `kdim` are +0).
     #[inline(always)]
-    fn classify(key: &[f32]) -> (Class, u32) {
+    fn classify(key: &[Chunk], kdim: usize) -> (Class, u32) {
         const ONE: u32 = 0x3f80_0000;
-        let (mut code, mut zeros, mut odd) = (0u32, 0usize, false);
-        for (r, &v) in key.iter().enumerate() {
-            let (bits, abs) = (v.to_bits(), v.to_bits() & 0x7fff_ffff);
-            zeros += (abs == 0) as usize;
-            odd |= abs != 0 && abs != ONE;
-            code |= ((bits == ONE) as u32) << r;
+        let (mut code, mut zeros, mut unit) = (0u32, 0u32, 0u32);
+        for (c, chunk) in key.iter().enumerate() {
+            zeros |= rows::eq8(chunk, 0x7fff_ffff, 0) << (8 * c);
+            unit |= rows::eq8(chunk, 0x7fff_ffff, ONE) << (8 * c);
+            code |= rows::eq8(chunk, !0, ONE) << (8 * c);
         }
+        let odd = !(zeros | unit) & ((1u64 << kdim) - 1) as u32;
+        let zeros = (zeros & ((1u64 << kdim) - 1) as u32).count_ones() as usize;
         match zeros {
-            _ if odd => (Class::Odd, 0),
+            _ if odd != 0 => (Class::Odd, 0),
             0 => (Class::Bipolar, code),
-            z if z == key.len() => (Class::Zero, code),
+            z if z == kdim => (Class::Zero, code),
             _ => (Class::Partial, code),
         }
     }
@@ -235,8 +235,8 @@ impl Head {
             }
         }
         self.count(self.class[j], -1);
-        self.key[j * self.kdim..(j + 1) * self.kdim].copy_from_slice(&self.new_key);
-        let (class, code) = Self::classify(&self.new_key);
+        self.key[j * self.kch..(j + 1) * self.kch].copy_from_slice(&self.new_key);
+        let (class, code) = Self::classify(&self.new_key, self.kdim);
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);
         if class == Class::Bipolar {
@@ -285,17 +285,21 @@ impl Head {
 
     /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
     #[inline(always)]
-    fn deposit(&self, col: u32, w: f32, vx: &[f32], d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn deposit(&self, col: u32, w: f32, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes) {
         let col = col as usize;
         changed.insert(col, self.writes);
         let dst = &mut acc[col * d..(col + 1) * d];
-        if self.v_run {
+        if self.v_wide {
+            // The lanes past V's rows add w·0 = ±0 to rows of the sum, which are never
+            // −0 (they start +0, and x + y is −0 only for x = y = −0): no bit moves.
             let at = self.v_rows[0] as usize;
-            for (o, &v) in dst[at..at + vx.len()].iter_mut().zip(vx) {
-                *o += w * v;
+            for (c, &v) in vx.iter().enumerate() {
+                // Whole chunks in locals: the compiler sees they do not overlap.
+                let o: &mut Chunk = (&mut dst[at + 8 * c..at + 8 * c + 8]).try_into().expect("eight rows");
+                *o = add(*o, w, v);
             }
         } else {
-            for (&o, &v) in self.v_rows.iter().zip(vx) {
+            for (&o, &v) in self.v_rows.iter().zip(vx.as_flattened()) {
                 dst[o as usize] += w * v;
             }
         }
@@ -344,7 +348,7 @@ impl Head {
         let indexed_before = use_index && self.odd == 0;
         self.redo.clear();
         self.moved.clear();
-        let vdim = self.v_rows.len();
+        let (kdim, vdim, vch) = (self.kdim, self.v_rows.len(), self.vch);
         let mut keys_moved = false;
         for &j in dirty.list() {
             // The key and V·x are functions of the rows they read: recompute what may have moved.
@@ -359,13 +363,14 @@ impl Head {
             };
             let col = &x[j * d..(j + 1) * d];
             if key_may {
-                Self::sum(&self.k, col, &mut self.new_key);
+                slots::sum(&self.k, col, kdim, &mut self.new_key);
             }
             if vx_may {
-                Self::sum(&self.v, col, &mut self.new_vx);
+                slots::sum(&self.v, col, vdim, &mut self.new_vx);
             }
-            let same_key = !key_may || same_bits(&self.new_key, self.key_of(j));
-            let same_vx = !vx_may || same_bits(&self.new_vx, self.vx_of(j));
+            let old_key = &self.key[j * self.kch..(j + 1) * self.kch];
+            let same_key = !key_may || same_bits(self.new_key.as_flattened(), old_key.as_flattened());
+            let same_vx = !vx_may || same_bits(self.new_vx.as_flattened(), self.vx_of(j).as_flattened());
             if same_key && same_vx {
                 continue;
             }
@@ -375,21 +380,21 @@ impl Head {
                 // gets w·(new − old) (exact: dyadic values). Whether V·x became or
                 // stopped being zero is settled below, j being redone.
                 let t = self.target[j];
-                let old = &mut self.vx[j * vdim..(j + 1) * vdim];
+                let old = &mut self.vx[j * vch..(j + 1) * vch];
                 for (n, o) in self.new_vx.iter_mut().zip(old.iter_mut()) {
-                    (*n, *o) = (*n - *o, *n);
+                    (*n, *o) = (add(*n, -1.0, *o), *n);
                 }
                 for col in [t.t1, t.t2].into_iter().filter(|&c| c != NONE) {
                     self.deposit(col, t.w, &self.new_vx, d, acc, changed);
                 }
-                self.vx_nonzero[j] = self.vx_of(j).iter().any(|&v| v != 0.0);
+                self.vx_nonzero[j] = self.vx_of(j).as_flattened().iter().any(|&v| v != 0.0);
                 self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
                 continue;
             }
             self.retarget(j, NOWHERE, d, acc, changed);
             if !same_vx {
-                self.vx[j * vdim..(j + 1) * vdim].copy_from_slice(&self.new_vx);
-                self.vx_nonzero[j] = self.new_vx.iter().any(|&v| v != 0.0);
+                self.vx[j * vch..(j + 1) * vch].copy_from_slice(&self.new_vx);
+                self.vx_nonzero[j] = self.new_vx.as_flattened().iter().any(|&v| v != 0.0);
             }
             if !same_key {
                 keys_moved = true;
@@ -428,13 +433,12 @@ impl Head {
     }
 
     pub fn bytes(&self) -> usize {
-        let f = std::mem::size_of::<f32>();
         let groups: usize = self
             .groups
             .iter()
             .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
             .sum();
-        (self.key.len() + self.vx.len()) * f
+        (self.key.len() + self.vx.len()) * std::mem::size_of::<Chunk>()
             + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups
             + self.redo.bytes()

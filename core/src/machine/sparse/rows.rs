@@ -57,9 +57,42 @@ impl RowMask {
         true
     }
 
+    /// Calls `f(at, bits)` for every block of eight rows `at..at + 8` that
+    /// holds a row of the mask (bit l of `bits`: row `at + l`), in order, until
+    /// it returns false; returns whether it never did. A block reaching past
+    /// `d` (rows of the mask lie below `d ≥ 8`) is moved back to end at `d`,
+    /// its bits shifted with it, so it overlaps the block before.
+    #[inline(always)]
+    pub fn blocks(&self, d: usize, mut f: impl FnMut(usize, u32) -> bool) -> bool {
+        debug_assert!((8..=Self::ROWS).contains(&d));
+        for (k, &word) in self.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let shift = w.trailing_zeros() & !7;
+                let (bits, at) = (((w >> shift) & 0xff) as u32, 64 * k + shift as usize);
+                w &= !(0xff << shift);
+                let ok = if at + 8 <= d { f(at, bits) } else { f(d - 8, bits << (at + 8 - d)) };
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     #[inline]
     pub fn set(&mut self, r: usize) {
         self.0[r / 64] |= 1 << (r % 64);
+    }
+
+    /// Adds rows `at + l` for the bits l of `bits` (below 8; `at + 8 ≤ ROWS`).
+    #[inline(always)]
+    pub fn or_bits(&mut self, at: usize, bits: u32) {
+        let (word, shift, bits) = (at / 64, at % 64, u64::from(bits & 0xff));
+        self.0[word] |= bits << shift;
+        if shift > 56 {
+            self.0[word + 1] |= bits >> (64 - shift);
+        }
     }
 
     #[inline]
@@ -87,11 +120,11 @@ impl ColumnScan {
     /// 0 zeroes it), scanned in the same pass. On the bits: |v| as an integer
     /// orders like |v| for every non-NaN float, and NaN or ±∞ is ≥ the bits
     /// of +∞, so the max and `finite` are integer operations.
-    #[inline]
+    #[inline(always)]
     pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let d = a.len();
         assert!(
-            (4..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
+            (8..=RowMask::ROWS).contains(&d) && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 is checked at run time (d ≥ 8 rows), SSE2 is part of
@@ -121,9 +154,9 @@ const INF: u32 = 0x7f80_0000;
 
 /// `dst ← y + 0.0` (canonical zeros: −0.0 + 0.0 = +0.0); returns the rows
 /// whose bits changed.
-#[inline]
+#[inline(always)]
 pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-    assert!(dst.len() == y.len() && y.len() >= 4 && y.len() <= RowMask::ROWS);
+    assert!(dst.len() == y.len() && y.len() >= 8 && y.len() <= RowMask::ROWS);
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX2 is checked at run time (≥ 8 rows), SSE2 is part of the
     // x86_64 baseline; the lengths are checked above.
@@ -139,6 +172,45 @@ pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
     return unsafe { simd128::store(dst, y) };
     #[allow(unreachable_code)]
     scalar::store(dst, y)
+}
+
+/// Bit l set where `|v[l]| ≤ tol` (false for NaN), for eight rows.
+#[inline(always)]
+pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; two loads of four within `v`.
+    return unsafe { sse2::within8(v, tol) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; two loads of four within `v`.
+    return unsafe { simd128::within8(v, tol) };
+    #[allow(unreachable_code)]
+    scalar::within8(v, tol)
+}
+
+/// Bit l set where the bits of `v[l]`, masked by `mask`, are `value`, for eight lanes.
+#[inline(always)]
+pub fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; two loads of four within `v`.
+    return unsafe { sse2::eq8(v, mask, value) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; two loads of four within `v`.
+    return unsafe { simd128::eq8(v, mask, value) };
+    #[allow(unreachable_code)]
+    scalar::eq8(v, mask, value)
+}
+
+/// `dst[l] ← v[l] + 0.0` for the bits l of `take`; returns the bits whose row changed.
+#[inline(always)]
+pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline; loads and stores of four within the arrays.
+    return unsafe { sse2::put8(dst, v, take) };
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    // SAFETY: simd128 is enabled for this build; as above.
+    return unsafe { simd128::put8(dst, v, take) };
+    #[allow(unreachable_code)]
+    scalar::put8(dst, v, take)
 }
 
 /// The definition the SIMD passes follow, one row at a time.
@@ -158,6 +230,24 @@ mod scalar {
             max = max.max(abs);
         }
         ColumnScan::of(nonzero, max)
+    }
+
+    pub fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        (0..8).fold(0, |m, l| m | ((v[l].abs() <= tol) as u32) << l)
+    }
+
+    pub fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        (0..8).fold(0, |m, l| m | ((v[l].to_bits() & mask == value) as u32) << l)
+    }
+
+    pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let mut changed = 0;
+        for l in (0..8).filter(|l| take >> l & 1 == 1) {
+            let new = v[l] + 0.0;
+            changed |= ((new.to_bits() != dst[l].to_bits()) as u32) << l;
+            dst[l] = new;
+        }
+        changed
     }
 
     pub fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
@@ -205,26 +295,30 @@ mod sse2 {
     use super::{by_lanes, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
-    /// Four independent max lanes (lane k for the k-th four of a round), so
-    /// the rounds do not wait on each other.
+    /// Eight rows a call, as two fours; four independent max lanes (lane k
+    /// for the k-th eight of a round), so the rounds do not wait on each other.
     #[inline]
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
         let (mut max, mut bad) = ([_mm_setzero_ps(); 4], _mm_setzero_si128());
-        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
-            let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
-            if let Some(s) = acc {
-                v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
+        let nonzero = by_lanes::<8>(a.len(), |at, lane| {
+            let mut zero = 0;
+            for at in [at, at + 4] {
+                let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
+                if let Some(s) = acc {
+                    v = _mm_add_ps(v, _mm_loadu_ps(s.as_ptr().add(at)));
+                }
+                _mm_storeu_ps(a.as_mut_ptr().add(at), v);
+                let k = _mm_loadu_si128(keep.as_ptr().add(at) as *const __m128i);
+                _mm_storeu_ps(y.as_mut_ptr().add(at), _mm_and_ps(v, _mm_castsi128_ps(k)));
+                let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
+                // maxps may drop a NaN; `bad` keeps it (and ±∞).
+                max[lane] = _mm_max_ps(max[lane], _mm_castsi128_ps(abs));
+                bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
+                zero = zero << 4 | _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
             }
-            _mm_storeu_ps(a.as_mut_ptr().add(at), v);
-            let k = _mm_loadu_si128(keep.as_ptr().add(at) as *const __m128i);
-            _mm_storeu_ps(y.as_mut_ptr().add(at), _mm_and_ps(v, _mm_castsi128_ps(k)));
-            let abs = _mm_and_si128(_mm_castps_si128(v), abs_mask);
-            // maxps may drop a NaN; `bad` keeps it (and ±∞).
-            max[lane] = _mm_max_ps(max[lane], _mm_castsi128_ps(abs));
-            bad = _mm_or_si128(bad, _mm_cmpgt_epi32(abs, last_finite));
-            let zero = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(abs, _mm_setzero_si128()))) as u64;
-            zero ^ 0xf
+            // Rows at + 4.. came second: swap the halves back.
+            (zero >> 4 | (zero & 0xf) << 4) ^ 0xff
         });
         let all = _mm_max_ps(_mm_max_ps(max[0], max[1]), _mm_max_ps(max[2], max[3]));
         let mut lanes = [0u32; 4];
@@ -233,14 +327,53 @@ mod sse2 {
         ColumnScan::of(nonzero, if _mm_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
     }
 
+    #[inline(always)]
+    pub unsafe fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        let (abs, t) = (_mm_castsi128_ps(_mm_set1_epi32(0x7fff_ffff)), _mm_set1_ps(tol));
+        let lo = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr()), abs), t);
+        let hi = _mm_cmple_ps(_mm_and_ps(_mm_loadu_ps(v.as_ptr().add(4)), abs), t);
+        (_mm_movemask_ps(lo) | _mm_movemask_ps(hi) << 4) as u32
+    }
+
+    #[inline(always)]
+    pub unsafe fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        let (m, x) = (_mm_set1_epi32(mask as i32), _mm_set1_epi32(value as i32));
+        let half = |p: *const f32| {
+            let eq = _mm_cmpeq_epi32(_mm_and_si128(_mm_loadu_si128(p as *const __m128i), m), x);
+            _mm_movemask_ps(_mm_castsi128_ps(eq)) as u32
+        };
+        half(v.as_ptr()) | half(v.as_ptr().add(4)) << 4
+    }
+
+    #[inline(always)]
+    pub unsafe fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let lane = _mm_setr_epi32(1, 2, 4, 8);
+        let mut changed = 0;
+        for half in 0..2 {
+            let (d, bits) = (dst.as_mut_ptr().add(4 * half), _mm_set1_epi32((take >> (4 * half)) as i32));
+            let take = _mm_cmpeq_epi32(_mm_and_si128(bits, lane), lane);
+            let new = _mm_castps_si128(_mm_add_ps(_mm_loadu_ps(v.as_ptr().add(4 * half)), _mm_setzero_ps()));
+            let old = _mm_castps_si128(_mm_loadu_ps(d));
+            let moved = _mm_andnot_si128(_mm_cmpeq_epi32(new, old), take);
+            let out = _mm_or_si128(_mm_and_si128(take, new), _mm_andnot_si128(take, old));
+            _mm_storeu_ps(d, _mm_castsi128_ps(out));
+            changed |= (_mm_movemask_ps(_mm_castsi128_ps(moved)) as u32) << (4 * half);
+        }
+        changed
+    }
+
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_lanes::<4>(y.len(), |at, _| {
-            let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
-            let old = _mm_loadu_ps(dst.as_ptr().add(at));
-            let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
-            _mm_storeu_ps(dst.as_mut_ptr().add(at), v);
-            (_mm_movemask_ps(_mm_castsi128_ps(same)) as u64) ^ 0xf
+        by_lanes::<8>(y.len(), |at, _| {
+            let mut half = |at: usize| {
+                let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
+                let old = _mm_loadu_ps(dst.as_ptr().add(at));
+                let same = _mm_cmpeq_epi32(_mm_castps_si128(v), _mm_castps_si128(old));
+                _mm_storeu_ps(dst.as_mut_ptr().add(at), v);
+                _mm_movemask_ps(_mm_castsi128_ps(same)) as u64
+            };
+            let lo = half(at);
+            (lo | half(at + 4) << 4) ^ 0xff
         })
     }
 }
@@ -248,13 +381,14 @@ mod sse2 {
 /// As [`sse2`], eight rows per instruction; chosen at run time.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{by_lanes, ColumnScan, RowMask, INF};
+    use super::{by_lanes, ColumnScan, RowMask};
     use std::arch::x86_64::*;
 
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
-        let (abs_mask, last_finite) = (_mm256_set1_epi32(0x7fff_ffff), _mm256_set1_epi32(INF as i32 - 1));
-        let (mut max, mut bad) = ([_mm256_setzero_ps(); 4], _mm256_setzero_si256());
+        let abs_mask = _mm256_set1_epi32(0x7fff_ffff);
+        let mut max = [_mm256_setzero_si256(); 4];
         let nonzero = by_lanes::<8>(a.len(), |at, lane| {
             let mut v = _mm256_loadu_ps(inp.as_ptr().add(at));
             if let Some(s) = acc {
@@ -264,19 +398,18 @@ mod avx2 {
             let k = _mm256_loadu_si256(keep.as_ptr().add(at) as *const __m256i);
             _mm256_storeu_ps(y.as_mut_ptr().add(at), _mm256_and_ps(v, _mm256_castsi256_ps(k)));
             let abs = _mm256_and_si256(_mm256_castps_si256(v), abs_mask);
-            // maxps may drop a NaN; `bad` keeps it (and ±∞).
-            max[lane] = _mm256_max_ps(max[lane], _mm256_castsi256_ps(abs));
-            bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(abs, last_finite));
+            // The unsigned max of the bits keeps a NaN and ±∞ (≥ the bits of +∞).
+            max[lane] = _mm256_max_epu32(max[lane], abs);
             let zero = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(abs, _mm256_setzero_si256()))) as u64;
             zero ^ 0xff
         });
-        let all = _mm256_max_ps(_mm256_max_ps(max[0], max[1]), _mm256_max_ps(max[2], max[3]));
+        let all = _mm256_max_epu32(_mm256_max_epu32(max[0], max[1]), _mm256_max_epu32(max[2], max[3]));
         let mut lanes = [0u32; 8];
-        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, _mm256_castps_si256(all));
-        let max = lanes.iter().copied().max().unwrap_or(0);
-        ColumnScan::of(nonzero, if _mm256_movemask_epi8(bad) == 0 { max.min(INF - 1) } else { INF })
+        _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, all);
+        ColumnScan::of(nonzero, lanes.iter().copied().max().unwrap_or(0))
     }
 
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
         by_lanes::<8>(y.len(), |at, _| {
@@ -299,17 +432,21 @@ mod simd128 {
     pub unsafe fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan {
         let abs_mask = i32x4_splat(0x7fff_ffff);
         let mut max = [i32x4_splat(0); 4];
-        let nonzero = by_lanes::<4>(a.len(), |at, lane| {
-            let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
-            if let Some(s) = acc {
-                v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
-            }
-            v128_store(a.as_mut_ptr().add(at) as *mut v128, v);
-            let k = v128_load(keep.as_ptr().add(at) as *const v128);
-            v128_store(y.as_mut_ptr().add(at) as *mut v128, v128_and(v, k));
-            let abs = v128_and(v, abs_mask);
-            max[lane] = u32x4_max(max[lane], abs);
-            i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64
+        let nonzero = by_lanes::<8>(a.len(), |at, lane| {
+            let mut half = |at: usize| {
+                let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
+                if let Some(s) = acc {
+                    v = f32x4_add(v, v128_load(s.as_ptr().add(at) as *const v128));
+                }
+                v128_store(a.as_mut_ptr().add(at) as *mut v128, v);
+                let k = v128_load(keep.as_ptr().add(at) as *const v128);
+                v128_store(y.as_mut_ptr().add(at) as *mut v128, v128_and(v, k));
+                let abs = v128_and(v, abs_mask);
+                max[lane] = u32x4_max(max[lane], abs);
+                i32x4_bitmask(i32x4_ne(abs, i32x4_splat(0))) as u64
+            };
+            let lo = half(at);
+            lo | half(at + 4) << 4
         });
         let all = u32x4_max(u32x4_max(max[0], max[1]), u32x4_max(max[2], max[3]));
         let lanes = [
@@ -321,13 +458,48 @@ mod simd128 {
         ColumnScan::of(nonzero, lanes.iter().copied().max().unwrap_or(0))
     }
 
+    #[inline(always)]
+    pub unsafe fn within8(v: &[f32; 8], tol: f32) -> u32 {
+        let t = f32x4_splat(tol);
+        let lo = f32x4_le(f32x4_abs(v128_load(v.as_ptr() as *const v128)), t);
+        let hi = f32x4_le(f32x4_abs(v128_load(v.as_ptr().add(4) as *const v128)), t);
+        (i32x4_bitmask(lo) | i32x4_bitmask(hi) << 4) as u32
+    }
+
+    #[inline(always)]
+    pub unsafe fn eq8(v: &[f32; 8], mask: u32, value: u32) -> u32 {
+        let (m, x) = (u32x4_splat(mask), u32x4_splat(value));
+        let half = |p: *const f32| i32x4_bitmask(i32x4_eq(v128_and(v128_load(p as *const v128), m), x)) as u32;
+        half(v.as_ptr()) | half(v.as_ptr().add(4)) << 4
+    }
+
+    #[inline(always)]
+    pub unsafe fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
+        let lane = i32x4(1, 2, 4, 8);
+        let mut changed = 0;
+        for half in 0..2 {
+            let (d, bits) = (dst.as_mut_ptr().add(4 * half), i32x4_splat((take >> (4 * half)) as i32));
+            let take = i32x4_eq(v128_and(bits, lane), lane);
+            let new = f32x4_add(v128_load(v.as_ptr().add(4 * half) as *const v128), f32x4_splat(0.0));
+            let old = v128_load(d as *const v128);
+            let moved = v128_and(i32x4_ne(new, old), take);
+            v128_store(d as *mut v128, v128_bitselect(new, old, take));
+            changed |= (i32x4_bitmask(moved) as u32) << (4 * half);
+        }
+        changed
+    }
+
     #[inline]
     pub unsafe fn store(dst: &mut [f32], y: &[f32]) -> RowMask {
-        by_lanes::<4>(y.len(), |at, _| {
-            let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
-            let old = v128_load(dst.as_ptr().add(at) as *const v128);
-            v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
-            i32x4_bitmask(i32x4_ne(v, old)) as u64
+        by_lanes::<8>(y.len(), |at, _| {
+            let mut half = |at: usize| {
+                let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
+                let old = v128_load(dst.as_ptr().add(at) as *const v128);
+                v128_store(dst.as_mut_ptr().add(at) as *mut v128, v);
+                i32x4_bitmask(i32x4_ne(v, old)) as u64
+            };
+            let lo = half(at);
+            lo | half(at + 4) << 4
         })
     }
 }
@@ -339,10 +511,12 @@ mod tests {
     type Load = unsafe fn(&mut [f32], &mut [f32], &[u32], &[f32], Option<&[f32]>) -> ColumnScan;
     type Store = unsafe fn(&mut [f32], &[f32]) -> RowMask;
 
+    const SPECIAL: [f32; 8] = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
+
     /// Columns of every length from 8 to 64 and the compact d, with zeros of
     /// both signs, NaN, ±∞, and large and tiny values, in a fixed pattern.
     fn columns() -> Vec<Vec<f32>> {
-        let special = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
+        let special = SPECIAL;
         let mut out = Vec::new();
         for len in (8..=64).chain([146]) {
             for seed in 0..6u64 {
@@ -394,6 +568,23 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(scan_bits(&got), scan_bits(&want), "{name} load, column {i}");
                 assert_eq!((bits(&a), bits(&y)), (bits(&a0), bits(&y0)), "{name} load, column {i}");
+            }
+            for at in (0..d - 7).step_by(5) {
+                let v: &[f32; 8] = inp[at..at + 8].try_into().unwrap();
+                let old: [f32; 8] = cols[i / 6 * 6 + (i + 2) % 6][at..at + 8].try_into().unwrap();
+                let (tol, take) = (SPECIAL[at % 8].abs(), (at * 37 % 256) as u32);
+                // SAFETY: SSE2 is part of the x86_64 baseline.
+                for (mask, value) in [(0x7fff_ffff, 0), (0x7fff_ffff, 0x3f80_0000), (!0, 0x3f80_0000)] {
+                    let want = scalar::eq8(v, mask, value);
+                    assert_eq!(unsafe { sse2::eq8(v, mask, value) }, want, "eq8, column {i} row {at}");
+                }
+                // SAFETY: as above.
+                assert_eq!(unsafe { sse2::within8(v, tol) }, scalar::within8(v, tol), "within8, column {i} row {at}");
+                let (mut want, mut got) = (old, old);
+                let moved = scalar::put8(&mut want, v, take);
+                // SAFETY: as above.
+                assert_eq!(unsafe { sse2::put8(&mut got, v, take) }, moved, "put8, column {i} row {at}");
+                assert_eq!(want.map(f32::to_bits), got.map(f32::to_bits), "put8, column {i} row {at}");
             }
             let mut dst0 = cols[i / 6 * 6 + (i + 3) % 6].clone();
             let old = dst0.clone();

@@ -11,15 +11,52 @@
 pub struct Slot {
     pub row: u32,
     pub shift: bool,
-    /// One weight per lane.
-    pub w: Vec<f32>,
+    /// The lanes the slot has weights for.
+    pub lanes: usize,
+    /// One weight per lane, eight lanes a chunk (0 past `lanes`).
+    pub w: Vec<[f32; 8]>,
 }
 
 impl Slot {
     /// The rows the slot loads (`row..row + lanes` for a shift).
     pub fn end(&self) -> usize {
-        self.row as usize + if self.shift { self.w.len() } else { 1 }
+        self.row as usize + if self.shift { self.lanes } else { 1 }
     }
+}
+
+/// `out = Σ w · load` over `slots` (lanes `0..lanes` in chunks of eight;
+/// every slot covers as many chunks as `out` has), the lanes past `lanes`
+/// +0. A shift whose chunks stay within the column loads them whole: its
+/// weights past `lanes` are 0 and those lanes are cleared afterwards, so
+/// what they read (a NaN: 0·NaN) never counts.
+#[inline(always)]
+pub fn sum(slots: &[Slot], col: &[f32], lanes: usize, out: &mut [[f32; 8]]) {
+    let width = 8 * out.len();
+    out.fill([0.0; 8]);
+    for s in slots {
+        let at = s.row as usize;
+        debug_assert!(s.w.len() == out.len() && s.end() <= col.len());
+        // Whole chunks in locals: the compiler sees they do not overlap.
+        if !s.shift {
+            let x = col[at];
+            for (o, w) in out.iter_mut().zip(&s.w) {
+                let (a, w) = (*o, *w);
+                *o = std::array::from_fn(|l| a[l] + w[l] * x);
+            }
+        } else if at + width <= col.len() {
+            for (c, (o, w)) in out.iter_mut().zip(&s.w).enumerate() {
+                let x: [f32; 8] = col[at + 8 * c..at + 8 * c + 8].try_into().expect("eight rows");
+                let (a, w) = (*o, *w);
+                *o = std::array::from_fn(|l| a[l] + w[l] * x[l]);
+            }
+        } else {
+            let flat = out.as_flattened_mut();
+            for (l, x) in col[at..at + s.lanes].iter().enumerate() {
+                flat[l] += s.w[l / 8][l % 8] * x;
+            }
+        }
+    }
+    out.as_flattened_mut()[lanes..].fill(0.0);
 }
 
 /// Covers every term of `lanes` by slots, greedily: each time the splat or
@@ -51,12 +88,12 @@ pub fn cover(lanes: &[Vec<(u32, f32)>], d: usize) -> Vec<Slot> {
             }
         }
         let (_, row, shift) = best;
-        let mut slot = Slot { row, shift, w: vec![0.0; width] };
+        let mut slot = Slot { row, shift, lanes: width, w: vec![[0.0; 8]; width.div_ceil(8)] };
         let mut taken = vec![false; width];
         left.retain(|&(l, r, w)| {
             let take = !taken[l] && hit(row, shift, l, r);
             if take {
-                (slot.w[l], taken[l]) = (w, true);
+                (slot.w[l / 8][l % 8], taken[l]) = (w, true);
             }
             !take
         });
@@ -78,12 +115,27 @@ mod tests {
         let col: Vec<f32> = (0..64).map(|r| r as f32 * 0.25 - 3.0).collect();
         for (l, terms) in lanes.iter().enumerate() {
             let want: f32 = terms.iter().map(|&(r, w)| w * col[r as usize]).sum();
-            let got: f32 =
-                slots.iter().map(|s| s.w[l] * col[if s.shift { s.row as usize + l } else { s.row as usize }]).sum();
+            let got: f32 = slots
+                .iter()
+                .map(|s| s.w[l / 8][l % 8] * col[if s.shift { s.row as usize + l } else { s.row as usize }])
+                .sum();
             assert_eq!(got, want, "lane {l}");
         }
         assert!(slots.iter().all(|s| s.end() <= 64));
         // Rows 10 + l twice (two shifts), row 40 (a splat), rows 20 + 2l (eight splats).
         assert_eq!(slots.len(), 2 + 1 + 8);
+        // `sum` over nine lanes (two chunks): the shift ending at row 50 loads whole
+        // chunks when the column goes on (the NaN past it does not count), else row by row.
+        let nine: Vec<Vec<(u32, f32)>> = (0..9).map(|l| vec![(41 + l, 1.0 + l as f32), (3, -0.5)]).collect();
+        let mut col = col;
+        col[52] = f32::NAN;
+        for d in [64, 50] {
+            let slots = cover(&nine, d);
+            let mut out = [[0.0; 8]; 2];
+            sum(&slots, &col[..d], 9, &mut out);
+            let want: Vec<f32> = nine.iter().map(|t| t.iter().map(|&(r, w)| w * col[r as usize]).sum()).collect();
+            assert_eq!(out.as_flattened()[..9], want[..], "d = {d}");
+            assert_eq!(out.as_flattened()[9..], [0.0; 7], "d = {d}");
+        }
     }
 }

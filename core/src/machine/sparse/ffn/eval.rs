@@ -14,7 +14,7 @@
 //! change of it moves the output by exactly that much.
 
 use super::{at, Ffn, Group, Span};
-use crate::machine::sparse::rows::{ColumnScan, RowMask};
+use crate::machine::sparse::rows::{self, ColumnScan, RowMask};
 use crate::machine::sparse::Shortcuts;
 
 /// The rows a column's output ignores or copies, while they stay within
@@ -41,27 +41,39 @@ impl Inert {
         if !moved.and(&self.free.not()).is_empty() {
             return None;
         }
-        // `free` lies within the column's rows, and so does `moved` now.
+        // `free` lies within the column's rows, and so does `moved` now: the
+        // blocks of eight rows below stay within the column.
         let d = src.len();
-        assert!(self.d as usize <= d && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
-        // SAFETY: r < d (above).
-        let value = |r: usize| unsafe { *src.get_unchecked(r) + acc.map_or(0.0, |s| *s.get_unchecked(r)) };
-        // `<=` is false for NaN: a NaN is never carried where a unit reads it.
-        if !moved.and(&self.watch).all(|r| value(r).abs() <= self.tol) {
+        assert!(self.d as usize <= d && d >= 8 && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
+        let value = |at: usize| value8(src, acc, at);
+        // All rows checked before any is written (on None the caller evaluates
+        // and compares with the output as it was). `<=` is false for NaN: a NaN
+        // is never carried where a unit reads it.
+        let tol = self.tol;
+        let within = moved.and(&self.watch).blocks(d, |at, bits| bits & !rows::within8(&value(at), tol) == 0);
+        if !within {
             return None;
         }
         let mut changed = RowMask::default();
-        moved.and(&self.pass).all(|r| {
-            let v = value(r) + 0.0;
-            // SAFETY: as above.
-            let out = unsafe { dst.get_unchecked_mut(r) };
-            if v.to_bits() != out.to_bits() {
-                *out = v;
-                changed.set(r);
-            }
+        moved.and(&self.pass).blocks(d, |at, bits| {
+            let out: &mut [f32; 8] = (&mut dst[at..at + 8]).try_into().expect("eight rows");
+            changed.or_bits(at, rows::put8(out, &value(at), bits));
             true
         });
         Some(changed)
+    }
+}
+
+/// Rows `at..at + 8` of the layer's input `src (+ acc)`.
+#[inline(always)]
+fn value8(src: &[f32], acc: Option<&[f32]>, at: usize) -> [f32; 8] {
+    let s: [f32; 8] = src[at..at + 8].try_into().expect("eight rows");
+    match acc {
+        Some(acc) => {
+            let a: [f32; 8] = acc[at..at + 8].try_into().expect("eight rows");
+            std::array::from_fn(|l| s[l] + a[l])
+        }
+        None => std::array::from_fn(|l| s[l] + 0.0),
     }
 }
 

@@ -18,7 +18,7 @@ use super::{at, Entry, Ffn, Form, Span, UnitRec};
 use crate::machine::sparse::slots;
 use std::ops::Range;
 
-/// Forms per chunk.
+/// Forms per chunk (one chunk of [`slots`]).
 pub const LANES: usize = 8;
 
 /// Term slot t of a chunk: lane l adds `w[l]·a[row + l]` (a shift) or
@@ -105,7 +105,7 @@ impl Ffn {
         lanes.resize(LANES, Vec::new());
         let lane_terms: Vec<LaneTerm> = slots::cover(&lanes, self.keep.len())
             .into_iter()
-            .map(|s| LaneTerm { row: s.row, shift: s.shift, w: s.w.try_into().expect("LANES weights") })
+            .map(|s| LaneTerm { row: s.row, shift: s.shift, w: s.w[0] })
             .collect();
         let mut lane_units = Vec::with_capacity(slots_u);
         for k in 0..slots_u {
