@@ -11,11 +11,13 @@ pub mod lesson;
 pub mod link;
 pub mod markdown;
 pub mod options;
+pub mod relay;
 pub mod session;
 pub mod storage;
 pub mod trace;
 pub mod ui;
 pub mod wire;
+pub mod worker;
 
 /// Mounts the playground on `<body>`: the full page, or with `?embed` the
 /// widget (an iframe's). Only on the playground's own page (`<body

@@ -299,6 +299,19 @@ impl Driver {
         Ok(events)
     }
 
+    /// Does what each command asks, in order, stopping at the first one
+    /// refused: the events of those carried out, and why one was refused.
+    pub fn handle_all(&mut self, commands: Vec<Command>, now: f64) -> (Vec<Event>, Result<(), String>) {
+        let mut events = Vec::new();
+        for cmd in commands {
+            match self.handle(cmd, now) {
+                Ok(e) => events.extend(e),
+                Err(why) => return (events, Err(why)),
+            }
+        }
+        (events, Ok(()))
+    }
+
     fn load_demo(&mut self, id: Option<&str>) -> Result<(), String> {
         self.pause();
         let Some(id) = id else {
