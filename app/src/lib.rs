@@ -5,6 +5,7 @@
 //! survives a reload; [`trace`] is the session of the second machine (the
 //! trace page), beside the Loom session.
 
+pub mod bench;
 pub mod demo;
 pub mod heatmap;
 pub mod lesson;

@@ -129,9 +129,11 @@ impl Parts {
 }
 
 /// A message as a JavaScript value, and the buffers to transfer with it:
-/// `{…the message…, parts: [Part…], buffers: [Float32Array | Uint8Array…]}`.
+/// `{message, parts: [Part…], buffers: [Float32Array | Uint8Array…]}`.
 pub fn encode<T: Serialize>(message: &T, parts: Parts) -> Result<(JsValue, js_sys::Array), String> {
-    let value = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
+    let value: JsValue = js_sys::Object::new().into();
+    let message = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
+    js_sys::Reflect::set(&value, &"message".into(), &message).map_err(|e| format!("{e:?}"))?;
     let (shapes, buffers): (Vec<Part>, Vec<Buffer>) = parts.0.into_iter().unzip();
     let arrays = js_sys::Array::new();
     let transfer = js_sys::Array::new();
@@ -151,8 +153,8 @@ pub fn encode<T: Serialize>(message: &T, parts: Parts) -> Result<(JsValue, js_sy
 
 /// Reads a message and the buffers beside it (what [`encode`] made).
 pub fn decode<T: DeserializeOwned>(value: JsValue) -> Result<(T, Parts), String> {
-    let message: T = serde_wasm_bindgen::from_value(value.clone()).map_err(|e| e.to_string())?;
     let field = |name: &str| js_sys::Reflect::get(&value, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    let message: T = serde_wasm_bindgen::from_value(field("message")).map_err(|e| e.to_string())?;
     let shapes: Vec<Part> = match field("parts") {
         v if v.is_undefined() => Vec::new(),
         v => serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())?,

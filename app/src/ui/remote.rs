@@ -31,7 +31,7 @@ fn loader(base: &str) -> Result<String, String> {
     let (glue, wasm) = (at(GLUE)?, at(WASM)?);
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
     Ok(format!(
-        "importScripts({});\nwasm_bindgen({{ module_or_path: {} }}).catch((e) => postMessage({{ from: \"failed\", why: String(e) }}));\n",
+        "importScripts({});\nwasm_bindgen({{ module_or_path: {} }}).catch((e) => postMessage({{ message: {{ from: \"failed\", why: String(e) }} }}));\n",
         quote(&glue),
         quote(&wasm)
     ))
