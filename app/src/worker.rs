@@ -22,6 +22,11 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
 /// latency of a command is at stake).
 pub const SLICE_MS: f64 = 20.0;
 
+/// At a limited speed the loop ticks once per this many milliseconds (a
+/// display frame, as the page's own loop does): each tick reports a view, and
+/// ticking at once again would flood the page with them.
+const FRAME_MS: f64 = 1000.0 / 60.0;
+
 struct Worker {
     scope: DedicatedWorkerGlobalScope,
     driver: Option<Driver>,
@@ -100,9 +105,11 @@ fn receive(worker: &Shared, data: JsValue) {
 
 fn schedule(worker: &Shared, next: Next) {
     let mut w = worker.borrow_mut();
-    if w.ticking || !w.driver.as_ref().is_some_and(Driver::running) {
+    let Some(driver) = w.driver.as_ref().filter(|d| d.running()) else { return };
+    if w.ticking {
         return;
     }
+    let next = if next == Next::Soon && driver.speed() != 0 { Next::After(FRAME_MS) } else { next };
     match next {
         Next::Idle => {}
         Next::Soon => {

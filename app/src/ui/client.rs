@@ -139,6 +139,12 @@ impl Client {
         self.request(vec![cmd], None);
     }
 
+    /// Calls `done` once every request sent before is answered (an answer
+    /// of the page's own, kept in the order of the session's).
+    pub fn after(&self, done: Done) {
+        self.request(Vec::new(), Some(done));
+    }
+
     /// Sends commands to be carried out in order (stopping at the first one
     /// refused); `done` hears the outcome once their events were applied.
     pub fn request(&self, commands: Vec<Command>, done: Option<Done>) {

@@ -100,7 +100,8 @@ pub fn install(client: Client) {
         };
         match read_command(data) {
             Ok(cmd) => command(client, cmd, reply),
-            Err(e) => reply(Err(e)),
+            // Answered in turn, after the commands sent before it.
+            Err(e) => client.after(Box::new(move |_| reply(Err(e)))),
         }
     });
     on_cleanup(move || handle.remove());
