@@ -30,10 +30,6 @@ impl Checkpoints {
         Checkpoints { every, list: Vec::new() }
     }
 
-    pub fn clear(&mut self) {
-        self.list.clear();
-    }
-
     /// The next step count at or after `step` at which a snapshot is due.
     pub fn next_due(&self, step: u64) -> u64 {
         let step = match self.list.last() {

@@ -29,8 +29,17 @@ use loom_core::{host, Config, Engine, Interp, Program};
 use writes::Writes;
 
 /// A snapshot every this many steps near the newest step (sparser with age):
-/// stepping back from where a run stopped replays at most this many.
-const CHECKPOINT_EVERY: u64 = 128;
+/// stepping back from where a run stopped replays at most this many. A few
+/// milliseconds of the engine's time each: a snapshot (the tensor and the
+/// shadow interpreter) costs about what a hundred sparse steps cost, so one
+/// every 128 steps slowed the run to a third; one every 2,048 costs about 1 %.
+fn checkpoint_every(engine: EngineKind) -> u64 {
+    match engine {
+        EngineKind::Interp => 1 << 16,
+        EngineKind::Sparse => 1 << 11,
+        EngineKind::Dense => 1 << 5,
+    }
+}
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
 pub const LINE_BUDGET: u64 = 2_000;
@@ -138,7 +147,7 @@ impl Session {
             diagnostics: Vec::new(),
             machine: None,
             shadow: None,
-            checkpoints: Checkpoints::new(CHECKPOINT_EVERY),
+            checkpoints: Checkpoints::new(checkpoint_every(EngineKind::Sparse)),
             writes: Writes::default(),
             ahead: Ahead::default(),
             breakpoints: Vec::new(),
@@ -243,7 +252,7 @@ impl Session {
         self.machine = Some(Machine::new(self.engine, prog).map_err(|e| e.to_string())?);
         self.shadow =
             if self.engine.is_transformer() { Some(Interp::new(prog).map_err(|e| e.to_string())?) } else { None };
-        self.checkpoints.clear();
+        self.checkpoints = Checkpoints::new(checkpoint_every(self.engine));
         self.writes.clear();
         self.note = None;
         self.before = None;
