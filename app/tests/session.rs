@@ -92,16 +92,16 @@ fn step_mid_walk_finishes_the_instruction() {
 
 #[test]
 fn step_back_equals_stepping_forward() {
-    // 3,000 steps cross the first checkpoint interval, so the replay starts from a snapshot.
+    // 9,000 steps cross the first checkpoint interval, so the replay starts from a snapshot.
     let long = "int i; int j; int n; int main() { for (i = 0; i < 100; i++) { for (j = 0; j < 100; j++) { n++; } } return 0; }";
     let mut s = session(long, "small");
     let mut reference = session(long, "small");
-    s.run_to_end(2_999);
+    s.run_to_end(8_999);
     s.step();
-    reference.run_to_end(2_999);
-    assert_eq!(s.steps(), 3_000, "still running");
+    reference.run_to_end(8_999);
+    assert_eq!(s.steps(), 9_000, "still running");
     s.step_back();
-    assert_eq!(s.steps(), 2_999);
+    assert_eq!(s.steps(), 8_999);
     // (Tensors compared with `assert!`: their Debug output is megabytes.)
     assert!(s.tensor() == reference.tensor());
     let values = |s: &Session| s.variables().into_iter().map(|r| (r.name, r.value)).collect::<Vec<_>>();
@@ -123,7 +123,7 @@ fn step_back_replays_the_inputs_the_host_wrote_at_frames() {
         let mut s = session(src, "small");
         s.set_engine(engine);
         let mut frames = 0;
-        while s.steps() < 5_000 {
+        while s.steps() < 10_000 {
             if s.run_slice(1_000, true) == Stop::Frame {
                 frames += 1;
                 s.host(|e| loom_core::host::write_scalar(e, "key", frames % 100).unwrap());
