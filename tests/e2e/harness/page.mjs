@@ -113,12 +113,14 @@ export function watchLongTasks() {
   setTimeout(beat, 0);
 }
 
-/** The value of the example whose label starts with `prefix`. */
+/** The value of the example whose label starts with `prefix`, once the demo (built in the worker) offers it. */
 export const example = (page, prefix) =>
-  page.eval(
-    (s, p) => [...document.querySelectorAll(`${s} option`)].find((o) => o.textContent.startsWith(p))?.value,
-    tid("demo-example"),
-    prefix,
+  until(`a demo example "${prefix}"`, () =>
+    page.eval(
+      (s, p) => [...document.querySelectorAll(`${s} option`)].find((o) => o.textContent.startsWith(p))?.value ?? null,
+      tid("demo-example"),
+      prefix,
+    ),
   );
 
 /**
