@@ -132,7 +132,7 @@ impl Parts {
 /// `{message, parts: [Part…], buffers: [Float32Array | Uint8Array…]}`.
 pub fn encode<T: Serialize>(message: &T, parts: Parts) -> Result<(JsValue, js_sys::Array), String> {
     let value: JsValue = js_sys::Object::new().into();
-    let message = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
+    let message = to_js(message)?;
     js_sys::Reflect::set(&value, &"message".into(), &message).map_err(|e| format!("{e:?}"))?;
     let (shapes, buffers): (Vec<Part>, Vec<Buffer>) = parts.0.into_iter().unzip();
     let arrays = js_sys::Array::new();
@@ -145,13 +145,21 @@ pub fn encode<T: Serialize>(message: &T, parts: Parts) -> Result<(JsValue, js_sy
         transfer.push(&js_sys::Reflect::get(&array, &"buffer".into()).map_err(|e| format!("{e:?}"))?);
         arrays.push(&array);
     }
-    let shapes = serde_wasm_bindgen::to_value(&shapes).map_err(|e| e.to_string())?;
+    let shapes = to_js(&shapes)?;
     js_sys::Reflect::set(&value, &"parts".into(), &shapes).map_err(|e| format!("{e:?}"))?;
     js_sys::Reflect::set(&value, &"buffers".into(), &arrays).map_err(|e| format!("{e:?}"))?;
     Ok((value, transfer))
 }
 
-/// Reads a message and the buffers beside it (what [`encode`] made).
+/// Plain objects and arrays, never `Map`s: a value the page receives may come
+/// from another realm (Firefox runs a WebDriver script's imports in one of
+/// its own), where `instanceof Map` is false.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, String> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| e.to_string())
+}
+
+/// Reads a message and the buffers beside it (what [`encode`] made). Types
+/// are told by shape, not `instanceof`, for the same reason as [`to_js`].
 pub fn decode<T: DeserializeOwned>(value: JsValue) -> Result<(T, Parts), String> {
     let field = |name: &str| js_sys::Reflect::get(&value, &name.into()).unwrap_or(JsValue::UNDEFINED);
     let message: T = serde_wasm_bindgen::from_value(field("message")).map_err(|e| e.to_string())?;
@@ -159,15 +167,18 @@ pub fn decode<T: DeserializeOwned>(value: JsValue) -> Result<(T, Parts), String>
         v if v.is_undefined() => Vec::new(),
         v => serde_wasm_bindgen::from_value(v).map_err(|e| e.to_string())?,
     };
-    let arrays = field("buffers").dyn_into::<js_sys::Array>().unwrap_or_default();
+    let arrays = field("buffers");
+    let arrays: js_sys::Array =
+        if js_sys::Array::is_array(&arrays) { arrays.unchecked_into() } else { js_sys::Array::new() };
     let mut parts = Vec::new();
     for (p, array) in shapes.into_iter().zip(arrays.iter()) {
-        let buffer = if let Some(a) = array.dyn_ref::<js_sys::Float32Array>() {
-            Buffer::F32(a.to_vec())
-        } else if let Some(a) = array.dyn_ref::<js_sys::Uint8Array>() {
-            Buffer::U8(a.to_vec())
-        } else {
-            continue;
+        // Only typed arrays have a `buffer` and `BYTES_PER_ELEMENT` (4 for our Float32Arrays, 1 for Uint8Arrays).
+        let width = js_sys::Reflect::get(&array, &"BYTES_PER_ELEMENT".into()).ok().and_then(|w| w.as_f64());
+        let typed = js_sys::Reflect::has(&array, &"buffer".into()).unwrap_or(false);
+        let buffer = match (typed, width) {
+            (true, Some(4.0)) => Buffer::F32(array.unchecked_into::<js_sys::Float32Array>().to_vec()),
+            (true, Some(1.0)) => Buffer::U8(array.unchecked_into::<js_sys::Uint8Array>().to_vec()),
+            _ => continue,
         };
         parts.push((p, buffer));
     }
