@@ -235,7 +235,6 @@ impl Session {
             edited: self.is_stale(),
             running,
             rate,
-            total: self.total(),
             layer: self.layer_at(),
             agrees: self.agrees(),
             narration: self.narration(),

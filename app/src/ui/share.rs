@@ -30,15 +30,15 @@ fn forget_link() {
 }
 
 #[component]
-pub fn LinkBanner(banner: RwSignal<Banner>, client: Client, draft: Shared) -> impl IntoView {
-    let shown = banner;
+pub fn LinkBanner(banner: Banner, client: Client, draft: Shared) -> impl IntoView {
+    let shown = RwSignal::new(banner);
     let has_draft = !draft.source.is_empty();
     let differs = {
         let d = draft.source.clone();
         move || has_draft && client.build.with_untracked(|b| b.source != d)
     };
     let restore = move |_| {
-        open(client, &draft, |_| {});
+        let _ = open(client, &draft);
         forget_link();
         shown.set(Banner::None);
     };
