@@ -124,9 +124,10 @@ export async function mount(element, options = {}) {
   const deliver = (detail) => widget?.dispatchEvent(new CustomEvent(detail.event, { detail }));
   const inner = wasm.mountWidget(div, pairs(options), options.source ?? undefined, BASE.href, deliver);
   widget = new LoomWidget(inner);
-  // Events of the first build are past; "ready" carries the state they left,
-  // in a task of its own so a caller that awaited mount() can listen first.
-  setTimeout(() => widget.dispatchEvent(new CustomEvent("ready", { detail: inner.ready() })));
+  // "ready" carries the state the first build left (the session may run in a
+  // worker: inner.ready() waits for it), in a task of its own so a caller
+  // that awaited mount() can listen first.
+  inner.ready().then((detail) => setTimeout(() => widget.dispatchEvent(new CustomEvent("ready", { detail }))));
   return widget;
 }
 

@@ -5,17 +5,20 @@
 //! survives a reload; [`trace`] is the session of the second machine (the
 //! trace page), beside the Loom session.
 
+pub mod bench;
 pub mod demo;
 pub mod heatmap;
 pub mod lesson;
 pub mod link;
 pub mod markdown;
 pub mod options;
+pub mod relay;
 pub mod session;
 pub mod storage;
 pub mod trace;
 pub mod ui;
 pub mod wire;
+pub mod worker;
 
 /// Mounts the playground on `<body>`: the full page, or with `?embed` the
 /// widget (an iframe's). Only on the playground's own page (`<body

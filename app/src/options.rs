@@ -84,6 +84,9 @@ pub struct Options {
     pub state: Option<Shared>,
     /// `lesson=`: a built-in lesson by id (an iframe's `#lesson=…` fragment too), played over the panels.
     pub lesson: Option<Lesson>,
+    /// `worker=0`: the session runs in the page's own thread (time-sliced)
+    /// instead of a web worker.
+    pub in_page: bool,
     /// Options that were ignored, each with its reason (shown by the widget).
     pub problems: Vec<String>,
 }
@@ -127,6 +130,7 @@ impl Options {
             "embed" => self.embed = flag(value),
             "readonly" => self.readonly = flag(value),
             "autoplay" => self.autoplay = flag(value),
+            "worker" => self.in_page = !flag(value),
             "demo" => {
                 loom_core::demos::demo(value).ok_or_else(|| format!("no demo \u{201c}{value}\u{201d}"))?;
                 self.demo = Some(value.to_owned());

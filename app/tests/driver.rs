@@ -235,3 +235,29 @@ fn seek_opens_at_a_step_and_stops_at_the_end() {
     assert_eq!(v.status, Status::Halted);
     assert_eq!(v.vars.get("x").map(ToString::to_string).as_deref(), Some("7"));
 }
+
+#[test]
+fn a_run_knows_its_total_from_the_interpreter_then_from_the_last_run() {
+    let long = "int i; int j; int main() { for (i = 0; i < 100; i++) { for (j = 0; j < 30; j++) { } } return 0; }";
+    let mut sim = Sim::new(long, "small");
+    sim.send(Command::Compile);
+    assert_eq!(sim.driver.view().total, None, "nothing is known before a run");
+    // At a limited speed, so there are views while it runs.
+    sim.send(Command::Speed { steps_per_second: 10_000 });
+    sim.send(Command::Run);
+    while sim.driver.running() {
+        sim.run_for(0.5);
+    }
+    let end = sim.driver.view();
+    assert_eq!(end.status, Status::Halted);
+    let running: Vec<Option<u64>> =
+        sim.events.iter().filter_map(|e| e.view()).filter(|v| v.running).map(|v| v.total).collect();
+    assert!(running.len() > 1, "{} views while running", running.len());
+    assert_eq!(running.last(), Some(&Some(end.steps)), "the interpreter's total is the run's");
+    // The same program from the same start: known at once.
+    sim.send(Command::Reset);
+    assert_eq!(sim.driver.view().total, Some(end.steps));
+    // Another program: unknown again.
+    sim.send(Command::Load { source: EXAMPLE.into(), lang: None, config: None, engine: None });
+    assert_eq!(sim.driver.view().total, None);
+}

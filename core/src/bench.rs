@@ -131,7 +131,7 @@ pub fn table(rows: &[Measurement]) -> String {
 }
 
 /// A demo compiled for its own configuration, with the example called `example` written at setup.
-fn demo_case(
+pub fn demo_case(
     id: &str,
     example: &str,
     name: &str,

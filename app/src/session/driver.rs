@@ -136,12 +136,9 @@ impl Driver {
         let Some(d) = self.demo.as_mut() else { return };
         d.started = false;
         d.held = false;
-        if let Some(e) = self.session.engine_mut() {
-            d.runner.reseed(seed);
-            // A refused write (source edited away from the metadata) shows in the demo's view.
-            let _ = d.runner.prepare(e, d.example);
-        }
-        self.session.host_wrote();
+        d.runner.reseed(seed);
+        // A refused write (source edited away from the metadata) shows in the demo's view.
+        let _ = self.session.host(|e| d.runner.prepare(e, d.example));
     }
 
     /// Builds, then writes the demo's inputs when a demo is on display.
@@ -265,9 +262,8 @@ impl Driver {
                 return Ok(events);
             }
             Command::Input { name, value } => {
-                let e = self.session.engine_mut().ok_or("nothing is loaded")?;
-                write_scalar(e, &name, value).map_err(|e| e.to_string())?;
-                self.session.host_wrote();
+                let written = self.session.host(|e| write_scalar(e, &name, value)).ok_or("nothing is loaded")?;
+                written.map_err(|e| e.to_string())?;
             }
             Command::Demo { id } => self.load_demo(id.as_deref())?,
             Command::Example { index } => {
@@ -303,6 +299,19 @@ impl Driver {
         Ok(events)
     }
 
+    /// Does what each command asks, in order, stopping at the first one
+    /// refused: the events of those carried out, and why one was refused.
+    pub fn handle_all(&mut self, commands: Vec<Command>, now: f64) -> (Vec<Event>, Result<(), String>) {
+        let mut events = Vec::new();
+        for cmd in commands {
+            match self.handle(cmd, now) {
+                Ok(e) => events.extend(e),
+                Err(why) => return (events, Err(why)),
+            }
+        }
+        (events, Ok(()))
+    }
+
     fn load_demo(&mut self, id: Option<&str>) -> Result<(), String> {
         self.pause();
         let Some(id) = id else {
@@ -331,6 +340,7 @@ impl Driver {
         if self.session.builds() != builds || self.session.steps() == 0 {
             self.prepare_demo();
         }
+        self.session.start_look_ahead();
         self.session.mark();
         self.running = true;
         // Chunks start at one step: the last run may have been on a much faster machine size.
@@ -353,10 +363,7 @@ impl Driver {
             }
             // The first key came: it goes in at the frame the game waited at.
             d.held = false;
-            if let Some(e) = self.session.engine_mut() {
-                d.runner.at_frame(e);
-            }
-            self.session.host_wrote();
+            self.session.host(|e| d.runner.at_frame(e));
         }
         let start = clock();
         let allowed = if self.speed == 0 {
@@ -370,6 +377,8 @@ impl Driver {
         };
         self.last = start;
         let frames = self.demo.is_some();
+        // The interpreter looks ahead for the progress bar's total, on a tenth of the budget.
+        self.session.look_ahead(budget_ms / 10.0, frames, clock);
         let mut stop = Stop::Slice;
         let session = &mut self.session;
         let slice = self.pacer.run_for(budget_ms, allowed, clock, &mut |n| {
@@ -386,10 +395,7 @@ impl Driver {
                 d.held = true;
                 pause = Some(REFRESH_MS);
             } else {
-                if let Some(e) = self.session.engine_mut() {
-                    d.runner.at_frame(e);
-                }
-                self.session.host_wrote();
+                self.session.host(|e| d.runner.at_frame(e));
                 pause = d.runner.frame_interval_ms();
             }
         }

@@ -7,25 +7,40 @@
 //! steps) and replays forward; the engines are deterministic, so the state
 //! reached equals the one stepping forward reached.
 
+mod ahead;
 mod checkpoints;
 mod download;
 mod driver;
 pub mod protocol;
 mod view;
+mod writes;
 
 pub use driver::{Driver, Next, SPEEDS};
 pub use loom_core::frontend::{EngineKind, Lang, DENSE_MAX_N};
 pub use protocol::{AttnRow, Build, Command, Event, File, FileKind, ListingRow, StepBy, View};
 pub use view::{value_text, VarRow};
 
+use ahead::Ahead;
 use checkpoints::{Checkpoint, Checkpoints};
 use loom_core::diag::{render_all, Diagnostic};
 use loom_core::frontend::{build, explain, Explanation, Layout, Machine, StepTrace, Tensor};
 use loom_core::state::{MachineState, Status};
 use loom_core::{host, Config, Engine, Interp, Program};
+use writes::Writes;
 
-/// A snapshot every this many steps at first (the interval doubles on long runs).
-const CHECKPOINT_EVERY: u64 = 128;
+/// A snapshot every this many steps near the newest step (sparser with age):
+/// stepping back from where a run stopped replays at most this many (some
+/// 30 ms of the sparse engine's time). Snapshots are not free: measured
+/// natively on the classic Sudoku, one every 2,048 sparse steps made the run
+/// 12 % slower (one every 128 took two thirds of the page's time), one every
+/// 8,192 makes it 1.5 % slower.
+fn checkpoint_every(engine: EngineKind) -> u64 {
+    match engine {
+        EngineKind::Interp => 1 << 16,
+        EngineKind::Sparse => 1 << 13,
+        EngineKind::Dense => 1 << 5,
+    }
+}
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
 pub const LINE_BUDGET: u64 = 2_000;
@@ -104,6 +119,10 @@ pub struct Session {
     /// The interpreter kept in step with a transformer, for the agreement badge.
     shadow: Option<Interp>,
     checkpoints: Checkpoints,
+    /// The host's writes, replayed at their steps when stepping back.
+    writes: Writes,
+    /// The run's total step count, when it can be known.
+    ahead: Ahead,
     breakpoints: Vec<u32>,
     /// Indexed by instruction: stop when the PC lands here (first instruction of a breakpoint line).
     break_at: Vec<bool>,
@@ -129,7 +148,9 @@ impl Session {
             diagnostics: Vec::new(),
             machine: None,
             shadow: None,
-            checkpoints: Checkpoints::new(CHECKPOINT_EVERY),
+            checkpoints: Checkpoints::new(checkpoint_every(EngineKind::Sparse)),
+            writes: Writes::default(),
+            ahead: Ahead::default(),
             breakpoints: Vec::new(),
             break_at: Vec::new(),
             before: None,
@@ -212,6 +233,7 @@ impl Session {
         self.shadow = None;
         self.program = None;
         self.listing.clear();
+        self.ahead.forget();
         self.built = Some((self.source.clone(), self.config, self.engine));
         self.builds += 1;
         let built = build(self.lang, &self.source, self.config);
@@ -231,7 +253,8 @@ impl Session {
         self.machine = Some(Machine::new(self.engine, prog).map_err(|e| e.to_string())?);
         self.shadow =
             if self.engine.is_transformer() { Some(Interp::new(prog).map_err(|e| e.to_string())?) } else { None };
-        self.checkpoints.clear(CHECKPOINT_EVERY);
+        self.checkpoints = Checkpoints::new(checkpoint_every(self.engine));
+        self.writes.clear();
         self.note = None;
         self.before = None;
         self.before_tensor = None;
@@ -274,17 +297,21 @@ impl Session {
             return;
         }
         let Some(m) = &self.machine else { return };
-        self.checkpoints.push(Checkpoint { step: steps, machine: m.snapshot(), shadow: self.shadow.clone() });
+        let writes = self.writes.applied();
+        self.checkpoints.push(Checkpoint { step: steps, machine: m.snapshot(), shadow: self.shadow.clone(), writes });
     }
 
     /// Runs at most `max` instructions (stopping early where `breaks` says),
-    /// taking checkpoints on the way and keeping the shadow in step.
+    /// taking checkpoints on the way, keeping the shadow in step and, in a
+    /// replay, writing the host's logged writes again at their steps.
     fn exec(&mut self, max: u64, breaks: Option<&[bool]>) -> Status {
         let mut left = max;
         loop {
+            self.rewrite_due();
             self.checkpoint_if_due();
             let steps = self.steps();
-            let chunk = left.min(self.checkpoints.next_due(steps + 1) - steps);
+            let next_write = self.writes.next_step().filter(|&w| w > steps).unwrap_or(u64::MAX);
+            let chunk = left.min(self.checkpoints.next_due(steps + 1).min(next_write) - steps);
             let Some(m) = self.machine.as_mut() else { return Status::Halted };
             let status = m.run(steps + chunk, breaks);
             let done = m.steps() - steps;
@@ -293,7 +320,22 @@ impl Session {
                 sh.run(sh.steps() + done, None);
             }
             if status != Status::Budget || left == 0 {
+                self.rewrite_due();
+                if !status.is_running() && status != Status::Budget {
+                    self.ahead.finished(self.steps(), self.writes.at_start());
+                }
                 return status;
+            }
+        }
+    }
+
+    /// Writes again the host's writes due at the current step (a replay's).
+    fn rewrite_due(&mut self) {
+        let Some(m) = self.machine.as_mut() else { return };
+        for w in self.writes.due(m.steps()) {
+            m.write_slot(w.slot, i64::from(w.value));
+            if let Some(sh) = &mut self.shadow {
+                sh.write_slot(w.slot, i64::from(w.value));
             }
         }
     }
@@ -317,6 +359,7 @@ impl Session {
         self.checkpoint_if_due();
         self.note = None;
         let executing = self.pc_index();
+        self.rewrite_due();
         let Some(m) = self.machine.as_mut() else { return };
         let start = m.steps();
         let before = m.tensor().cloned();
@@ -326,6 +369,8 @@ impl Session {
         if let Some(sh) = &mut self.shadow {
             sh.run(sh.steps() + done, None);
         }
+        // Arriving at a step where the host wrote (stepping forward after stepping back): so it did again.
+        self.rewrite_due();
         let prog = self.program.as_ref();
         self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| {
             let explained = match (prog, lay, before) {
@@ -395,10 +440,11 @@ impl Session {
         }
         let target = self.steps() - 1;
         let Some(c) = self.checkpoints.back_to(target) else { return };
-        let (from, snap, shadow) = (c.step, c.machine.clone(), c.shadow.clone());
+        let (from, snap, shadow, writes) = (c.step, c.machine.clone(), c.shadow.clone(), c.writes);
         let Some(m) = self.machine.as_mut() else { return };
         m.restore(&snap);
         self.shadow = shadow;
+        self.writes.rewind(writes);
         self.layers = None;
         self.note = None;
         if target > from + 1 {
@@ -498,25 +544,52 @@ impl Session {
             .collect();
     }
 
-    /// The engine, for the host exchange (demo inputs). Writes made through it
-    /// are mirrored into the shadow interpreter by [`Session::host_wrote`].
-    pub fn engine_mut(&mut self) -> Option<&mut dyn Engine> {
-        self.machine.as_mut().map(|m| m as &mut dyn Engine)
+    /// Lets the host write the machine's memory (a demo's inputs, an
+    /// `input` command) through `f`. The words it changed are copied into the
+    /// shadow interpreter and logged at the current step, so stepping back
+    /// replays them. None when nothing is loaded.
+    pub fn host<T>(&mut self, f: impl FnOnce(&mut dyn Engine) -> T) -> Option<T> {
+        let m = self.machine.as_mut()?;
+        let before: Vec<i32> = (0..self.config.mem_slots).map(|s| m.read_slot(s)).collect();
+        let out = f(m);
+        let changed: Vec<(usize, i32)> = before
+            .into_iter()
+            .enumerate()
+            .filter_map(|(s, old)| Some((s, m.read_slot(s))).filter(|&(_, v)| v != old))
+            .collect();
+        if let Some(sh) = &mut self.shadow {
+            for &(s, v) in &changed {
+                sh.write_slot(s, i64::from(v));
+            }
+        }
+        if !changed.is_empty() {
+            self.ahead.stop();
+        }
+        self.writes.record(m.steps(), changed);
+        Some(out)
+    }
+
+    /// The run's total step count, when it can be known (a finished run of
+    /// the same build and start inputs, or the interpreter that ran ahead).
+    pub fn total(&self) -> Option<u64> {
+        self.ahead.total(self.writes.at_start().as_deref())
+    }
+
+    /// A run starts (its inputs written): the interpreter starts looking
+    /// ahead of it when the total is not known.
+    pub fn start_look_ahead(&mut self) {
+        self.ahead.start(self.shadow.as_ref(), self.writes.at_start().as_deref());
+    }
+
+    /// Lets the interpreter look ahead for at most `ms` on `clock` (during a
+    /// run); with `frames`, it stops at a `frame()` point, where the host writes.
+    pub fn look_ahead(&mut self, ms: f64, frames: bool, clock: &mut dyn FnMut() -> f64) {
+        let breaks = frames.then(|| self.program.as_ref().map(host::frame_breaks)).flatten();
+        self.ahead.advance(ms, breaks.as_deref(), clock);
     }
 
     pub fn engine_ref(&self) -> Option<&dyn Engine> {
         self.machine.as_ref().map(|m| m as &dyn Engine)
-    }
-
-    /// After the host wrote memory: copies the words that differ into the shadow.
-    pub fn host_wrote(&mut self) {
-        let (Some(m), Some(sh)) = (&self.machine, &mut self.shadow) else { return };
-        for slot in 0..self.config.mem_slots {
-            let v = m.read_slot(slot);
-            if sh.read_slot(slot) != v {
-                sh.write_slot(slot, i64::from(v));
-            }
-        }
     }
 
     pub fn phase(&self) -> Phase {

@@ -316,6 +316,9 @@ pub struct View {
     pub running: bool,
     /// Steps per second measured while running.
     pub rate: f64,
+    /// The run's total step count, when known (a finished run of the same
+    /// program and inputs, or the interpreter looking ahead): the progress bar's end.
+    pub total: Option<u64>,
     pub layer: Option<LayerAt>,
     /// Whether the transformer's decoded state equals the shadow interpreter's (None: no transformer).
     pub agrees: Option<bool>,

@@ -235,6 +235,7 @@ impl Session {
             edited: self.is_stale(),
             running,
             rate,
+            total: self.total(),
             layer: self.layer_at(),
             agrees: self.agrees(),
             narration: self.narration(),

@@ -45,16 +45,35 @@ pub fn mount_widget_js(
 
 #[wasm_bindgen]
 impl WidgetHandle {
-    /// Sends a command object (`{cmd: "run"}`); answers `{status, steps, pc, vars}` or throws why not.
-    pub fn command(&self, cmd: JsValue) -> Result<JsValue, JsValue> {
-        let w = self.widget.as_ref().ok_or_else(|| JsValue::from_str("the widget was removed"))?;
-        let result = read_command(cmd).and_then(|c| command(w.client, c));
-        result.map(|s| to_js(&s)).map_err(|e| JsValue::from(js_sys::Error::new(&e)))
+    /// Sends a command object (`{cmd: "run"}`): a promise of `{status, steps,
+    /// pc, vars}` once the session carried it out, rejected with why not.
+    pub fn command(&self, cmd: JsValue) -> js_sys::Promise {
+        let error = |e: &str| JsValue::from(js_sys::Error::new(e));
+        let Some(w) = self.widget.as_ref() else { return js_sys::Promise::reject(&error("the widget was removed")) };
+        let cmd = match read_command(cmd) {
+            Ok(c) => c,
+            Err(e) => return js_sys::Promise::reject(&error(&e)),
+        };
+        let client = w.client;
+        js_sys::Promise::new(&mut |resolve, reject| {
+            command(client, cmd.clone(), move |result| {
+                let _ = match result {
+                    Ok(s) => resolve.call1(&JsValue::NULL, &to_js(&s)),
+                    Err(e) => reject.call1(&JsValue::NULL, &error(&e)),
+                };
+            })
+        })
     }
 
-    /// The `ready` event's object (the views shown and the state).
-    pub fn ready(&self) -> JsValue {
-        self.widget.as_ref().map_or(JsValue::NULL, |w| ready(w.client, w.panels.clone()))
+    /// A promise of the `ready` event's object (the views shown and the
+    /// state), once the widget's first build is done.
+    pub fn ready(&self) -> js_sys::Promise {
+        let Some(w) = self.widget.as_ref() else { return js_sys::Promise::resolve(&JsValue::NULL) };
+        let (client, panels, opened) = (w.client, w.panels.clone(), w.opened.clone());
+        wasm_bindgen_futures::future_to_promise(async move {
+            wasm_bindgen_futures::JsFuture::from(opened).await?;
+            Ok(ready(client, panels))
+        })
     }
 
     /// Takes the widget off the page.

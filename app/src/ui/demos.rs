@@ -25,27 +25,31 @@ pub fn Demos(client: Client) -> impl IntoView {
     let load = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         let id = (!id.is_empty()).then_some(id);
-        if client.send(Command::Demo { id: id.clone() }).is_ok() && persist {
-            storage::save_demo(id.as_deref());
-            if id.is_some() {
-                client.build.with_untracked(|b| {
-                    storage::save_draft(&b.source);
-                    storage::save_config(&b.config);
-                });
+        let chosen = id.clone();
+        let done = move |r: Result<(), String>| {
+            if r.is_ok() && persist {
+                storage::save_demo(chosen.as_deref());
+                if chosen.is_some() {
+                    client.build.with_untracked(|b| {
+                        storage::save_draft(&b.source);
+                        storage::save_config(&b.config);
+                    });
+                }
             }
-        }
+        };
+        client.request(vec![Command::Demo { id }], Some(Box::new(done)));
     };
     let picture = Signal::derive(move || -> Option<DemoView> { client.view.with(|v| v.demo.clone()) });
     let examples =
         Signal::derive(move || client.build.with(|b| b.demo.as_ref().map(|d| d.examples.clone())).unwrap_or_default());
     let on_example = Callback::new(move |index: usize| {
-        let _ = client.send(Command::Example { index });
+        client.send(Command::Example { index });
     });
     let on_key = Callback::new(move |key: String| {
-        let _ = client.send(Command::Key { key });
+        client.send(Command::Key { key });
     });
     let on_puzzle = Callback::new(move |text: String| {
-        let _ = client.send(Command::Puzzle { text });
+        client.send(Command::Puzzle { text });
     });
     view! {
         <label class="picker" hidden=embed>

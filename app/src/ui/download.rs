@@ -77,7 +77,7 @@ pub fn DownloadMenu(client: Client) -> impl IntoView {
                 on:click=move |_| {
                     open.set(false);
                     // A refused download says why in the status line.
-                    let _ = client.send(Command::Download { file: kind });
+                    client.send(Command::Download { file: kind });
                 }
             >
                 <span>{what}</span>

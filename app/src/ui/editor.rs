@@ -87,7 +87,7 @@ impl EditorHandle {
             storage::save_draft(&text);
         }
         self.sent.set_value(text.clone());
-        let _ = client.send(Command::Edit { source: text });
+        client.send(Command::Edit { source: text });
     }
 }
 
@@ -130,7 +130,7 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         on_change(h, &changed);
         changed.forget();
         let breaks = Closure::<dyn FnMut(Vec<u32>)>::new(move |lines: Vec<u32>| {
-            let _ = client.send(Command::Breakpoints { lines });
+            client.send(Command::Breakpoints { lines });
         });
         on_breakpoints_change(h, &breaks);
         breaks.forget();

@@ -51,7 +51,7 @@ pub fn install(actions: Actions, help: RwSignal<bool>, client: Client, scope: Op
         // While a demo runs, its keys (arrows for Snake) are the game's, wherever focus is.
         if demo_key(client, &e.key()) && !typing(&e) {
             e.prevent_default();
-            let _ = client.send(Command::Key { key: e.key() });
+            client.send(Command::Key { key: e.key() });
             return;
         }
         if e.key() == "Escape" && help.get_untracked() {

@@ -43,15 +43,26 @@ impl Player {
         if i >= l.steps.len() {
             return;
         }
-        for cmd in l.enter(i, self.loaded.get_value()) {
-            // A refused command says why in the status line; the lesson goes on.
-            let _ = self.client.send(cmd);
+        let client = self.client;
+        let highlight = l.steps[i].highlight.clone();
+        // The highlight names rows of the configuration the step's program is built for: once it is.
+        let show = move || {
+            let lay = client.build.with_untracked(|b| Config::preset(&b.config).ok().map(|c| Layout::new(&c)));
+            client.highlight.set(highlight.as_ref().zip(lay).and_then(|(h, lay)| h.target(&lay)));
+        };
+        let mut commands = l.enter(i, self.loaded.get_value());
+        match commands.pop() {
+            Some(last) => {
+                // A refused command says why in the status line; the lesson goes on.
+                for cmd in commands {
+                    client.send(cmd);
+                }
+                client.request(vec![last], Some(Box::new(move |_| show())));
+            }
+            None => show(),
         }
         self.loaded.set_value(Some(l.load_of(i)));
         self.at.set(i);
-        let lay = self.client.build.with_untracked(|b| Config::preset(&b.config).ok().map(|c| Layout::new(&c)));
-        let target = l.steps[i].highlight.as_ref().zip(lay).and_then(|(h, lay)| h.target(&lay));
-        self.client.highlight.set(target);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The machine: status bar (run state, steps, speed, PC, layer, agreement),
 //! the narrated change, the instruction, variables, decoded registers and the listing.
 
-use super::Client;
+use super::{Client, Thread};
 use crate::session::protocol::Status;
 use crate::session::value_text;
 use leptos::prelude::*;
@@ -53,12 +53,89 @@ pub fn StatusBar(client: Client) -> impl IntoView {
             <span>"layer " <b data-testid="layer">{layer}</b></span>
             <span data-testid="agree" class=move || agree().0 title=move || agree().2>{move || agree().1}</span>
             <span class="engine">{engine}</span>
+            <ThreadNote client />
         </div>
+        <Progress client />
         <p class="note" data-testid="note" hidden=move || note().is_none()>{note}</p>
         // One line whatever its length (a wrapping line pushed the panes down on every step); the whole in its title.
         <p class="narration" aria-live="polite" title=move || view.with(|v| v.narration.clone())>
             {move || view.with(|v| v.narration.clone())}
         </p>
+    }
+}
+
+/// Where the session runs: a word in the status bar, and why when it is the page's own thread.
+#[component]
+pub fn ThreadNote(client: Client) -> impl IntoView {
+    let thread = client.thread;
+    let (class, text, title) = (
+        move || if matches!(thread.get(), Thread::Page(_)) { "thread page" } else { "thread" },
+        move || match thread.get() {
+            Thread::Starting => "starting worker…".to_owned(),
+            Thread::Worker => "worker".to_owned(),
+            Thread::Page(_) => "in-page loop".to_owned(),
+        },
+        move || match thread.get() {
+            Thread::Starting => "The machine's web worker is starting".to_owned(),
+            Thread::Worker => "The machine runs in a web worker: the page only draws".to_owned(),
+            Thread::Page(why) => format!("No web worker ({why}): the machine runs in the page, a slice per frame"),
+        },
+    );
+    view! { <span data-testid="thread" class=class title=title>{text}</span> }
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A duration in words: `45 s`, `2 min 31 s`, `1 h 4 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// While running: steps, steps per second and, when the run's total is
+/// known, a bar to it and the time left.
+#[component]
+pub fn Progress(client: Client) -> impl IntoView {
+    let view = client.view;
+    let running = move || view.with(|v| v.running);
+    let text = move || {
+        view.with(|v| {
+            let rate = format!("{} steps/s", grouped(v.rate as u64));
+            match v.total.filter(|&t| t >= v.steps) {
+                Some(t) if v.rate > 0.0 => format!(
+                    "{} / {} steps · {rate} · {} left",
+                    grouped(v.steps),
+                    grouped(t),
+                    duration((t - v.steps) as f64 / v.rate)
+                ),
+                Some(t) => format!("{} / {} steps · {rate}", grouped(v.steps), grouped(t)),
+                None => format!("{} steps · {rate}", grouped(v.steps)),
+            }
+        })
+    };
+    // Without a total the bar is indeterminate (no `value`).
+    let value = move || view.with(|v| v.total.map(|_| v.steps as f64));
+    let max = move || view.with(|v| v.total.map_or(1.0, |t| t.max(1) as f64));
+    view! {
+        <div class="progress" data-testid="progress" hidden=move || !running()>
+            <progress max=max value=value aria-label="Run progress"></progress>
+            <span data-testid="progress-text">{text}</span>
+        </div>
     }
 }
 

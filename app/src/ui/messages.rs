@@ -22,10 +22,10 @@ fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
-/// Carries out one command and answers the state after it, or why not.
-pub fn command(client: Client, cmd: Command) -> Result<Summary, String> {
-    client.send(cmd)?;
-    Ok(client.view.with_untracked(Summary::of))
+/// Carries out one command; `answer` hears the state after it, or why not.
+pub fn command(client: Client, cmd: Command, answer: impl FnOnce(Result<Summary, String>) + 'static) {
+    let done = move |r: Result<(), String>| answer(r.map(|()| client.view.with_untracked(Summary::of)));
+    client.request(vec![cmd], Some(Box::new(done)));
 }
 
 /// Reads a command sent as a JavaScript object (`{cmd: "step", by: "line"}`).
@@ -57,14 +57,24 @@ pub fn ready(client: Client, panels: Vec<&'static str>) -> JsValue {
     to_js(&Ready::new(panels, client.view.with_untracked(Summary::of)))
 }
 
+/// The window an iframe's widget talks to: its parent (None outside a frame).
+fn parent() -> Option<web_sys::Window> {
+    let me = window();
+    let parent = me.parent().ok().flatten()?;
+    (!js_sys::Object::is(&parent, &me)).then_some(parent)
+}
+
+/// In an iframe, once the first build is done: tells the parent window the widget listens.
+pub fn announce(client: Client, panels: Vec<&'static str>) {
+    if let Some(parent) = parent() {
+        let _ = parent.post_message(&ready(client, panels), "*");
+    }
+}
+
 /// In an iframe: posts the widget's events to the parent window and answers
 /// the commands it sends. Messages from any other window are ignored.
-pub fn install(client: Client, panels: Vec<&'static str>) {
-    let me = window();
-    let Ok(Some(parent)) = me.parent() else { return };
-    if js_sys::Object::is(&parent, &me) {
-        return; // Not in a frame: nobody to talk to.
-    }
+pub fn install(client: Client) {
+    let Some(parent) = parent() else { return };
     let post = {
         let parent = parent.clone();
         move |msg: JsValue| {
@@ -72,7 +82,6 @@ pub fn install(client: Client, panels: Vec<&'static str>) {
         }
     };
     on_events(client, post.clone());
-    let announce = post.clone();
     let handle = window_event_listener(leptos::ev::message, move |e: web_sys::MessageEvent| {
         let from_parent = e.source().is_some_and(|s| js_sys::Object::is(&s, &parent));
         if !from_parent {
@@ -83,11 +92,17 @@ pub fn install(client: Client, panels: Vec<&'static str>) {
         if !envelope.is_command() {
             return;
         }
-        let result = read_command(data).and_then(|cmd| command(client, cmd));
-        if let Some(id) = envelope.id {
-            post(to_js(&Reply::new(id, result)));
+        let post = post.clone();
+        let reply = move |result| {
+            if let Some(id) = envelope.id {
+                post(to_js(&Reply::new(id, result)));
+            }
+        };
+        match read_command(data) {
+            Ok(cmd) => command(client, cmd, reply),
+            // Answered in turn, after the commands sent before it.
+            Err(e) => client.after(Box::new(move |_| reply(Err(e)))),
         }
     });
     on_cleanup(move || handle.remove());
-    announce(ready(client, panels));
 }

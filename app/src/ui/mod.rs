@@ -20,15 +20,16 @@ mod keys;
 mod lesson;
 mod machine;
 mod messages;
+mod remote;
 mod share;
 mod toolbar;
 mod trace;
 mod widget;
 
 use crate::link::{self, Shared};
-use crate::session::{Command, Session, StepBy, EXAMPLE};
+use crate::session::{Command, StepBy, EXAMPLE};
 use crate::storage;
-pub use client::Client;
+pub use client::{Client, Done, Thread};
 use leptos::prelude::*;
 use loom_core::Config;
 pub use widget::{mount_widget, Widget};
@@ -62,7 +63,7 @@ impl Actions {
             Callback::new(move |()| {
                 sync.run(());
                 // A refused command says why in the status line.
-                let _ = client.send(cmd());
+                client.send(cmd());
             })
         };
         Actions {
@@ -71,7 +72,7 @@ impl Actions {
             toggle_run: Callback::new(move |()| {
                 sync.run(());
                 let running = client.view.with_untracked(|v| v.running);
-                let _ = client.send(if running { Command::Pause } else { Command::Run });
+                client.send(if running { Command::Pause } else { Command::Run });
             }),
             step: send(|| Command::Step { by: StepBy::Instruction }),
             step_layer: send(|| Command::Step { by: StepBy::Layer }),
@@ -128,38 +129,51 @@ pub fn current_state(client: Client, text: Option<String>) -> Shared {
     }
 }
 
-/// Opens a state in a session: its demo or program, breakpoints and step.
-/// A state without a program opens the example.
-pub fn open(client: Client, s: &Shared) -> Result<(), String> {
+/// Opens a state in a session: its demo or program, breakpoints and step
+/// (a state without a program opens the example); `done` hears whether it
+/// opened, once the session has carried it out.
+pub fn open(client: Client, s: &Shared, done: impl FnOnce(Result<(), String>) + 'static) {
+    match open_commands(s) {
+        Ok(commands) => client.request(commands, Some(Box::new(done))),
+        Err(why) => done(Err(why)),
+    }
+}
+
+/// The commands that open a state (stopping at the first one refused).
+fn open_commands(s: &Shared) -> Result<Vec<Command>, String> {
     let engine = s.engine().map_err(|e| e.to_string())?;
+    let mut commands = Vec::new();
     if let Some(id) = &s.demo {
-        client.send(Command::Demo { id: Some(id.clone()) })?;
+        commands.push(Command::Demo { id: Some(id.clone()) });
         if let Some(name) = &s.config {
-            client.send(Command::Config { name: name.clone() })?;
+            commands.push(Command::Config { name: name.clone() });
         }
         if let Some(name) = engine {
-            client.send(Command::Engine { name })?;
+            commands.push(Command::Engine { name });
         }
     } else {
         let source = if s.source.is_empty() { EXAMPLE.to_owned() } else { s.source.clone() };
         let lang = s.lang().map_err(|e| e.to_string())?;
-        client.send(Command::Load { source, lang, config: s.config.clone(), engine })?;
+        commands.push(Command::Load { source, lang, config: s.config.clone(), engine });
     }
     if !s.breakpoints.is_empty() {
-        client.send(Command::Breakpoints { lines: s.breakpoints.clone() })?;
+        commands.push(Command::Breakpoints { lines: s.breakpoints.clone() });
     }
     if s.step > 0 {
-        client.send(Command::Seek { step: s.step })?;
+        commands.push(Command::Seek { step: s.step });
     }
-    Ok(())
+    Ok(commands)
 }
 
-/// A fresh client for one mounted instance.
-fn new_client(config: Option<&str>) -> Client {
+/// A fresh client for one mounted instance. `worker`: whether its session
+/// may run in a web worker (the `worker` option), loaded from the
+/// playground's folder `base` (the page's, or the module's for a custom element).
+fn new_client(config: Option<&str>, worker: bool, base: &str) -> Client {
     let config = config
         .and_then(|name| Config::preset(name).ok())
         .unwrap_or_else(|| Config::preset(DEFAULT_CONFIG).expect("the default preset exists"));
-    Client::new(Session::new(String::new(), config))
+    let thread = if worker { Ok(base.to_owned()) } else { Err("worker=0 asked for the in-page loop".to_owned()) };
+    Client::new(config, thread)
 }
 
 #[component]
@@ -175,23 +189,25 @@ pub fn App() -> impl IntoView {
         config: saved_config.clone().filter(|c| Config::preset(c).is_ok()),
         ..Shared::default()
     };
-    let client = new_client(saved_config.as_deref());
+    let options = crate::options::Options::from_query(&window().location().search().unwrap_or_default());
+    let client = new_client(saved_config.as_deref(), !options.in_page, &window().location().href().unwrap_or_default());
     // A link that cannot be opened says why; the draft is shown instead.
-    let broken = |why: String| {
-        let _ = open(client, &draft);
-        share::Banner::Broken(why)
-    };
-    let banner = match link {
-        Some(Ok(shared)) => match open(client, &shared) {
-            Ok(()) => share::Banner::Opened,
-            Err(e) => broken(e),
-        },
-        Some(Err(e)) => broken(e.to_string()),
-        None => {
-            let _ = open(client, &draft);
-            share::Banner::None
+    let banner = RwSignal::new(share::Banner::None);
+    let broken = {
+        let draft = draft.clone();
+        move |why: String| {
+            open(client, &draft, |_| {});
+            banner.set(share::Banner::Broken(why));
         }
     };
+    match link {
+        Some(Ok(shared)) => open(client, &shared, move |opened| match opened {
+            Ok(()) => banner.set(share::Banner::Opened),
+            Err(e) => broken(e),
+        }),
+        Some(Err(e)) => broken(e.to_string()),
+        None => open(client, &draft, |_| {}),
+    }
     let handle = editor::EditorHandle::new(true);
     let actions = Actions::new(client, handle);
     let theme = keys::Theme::restore(storage::load_theme().as_deref());

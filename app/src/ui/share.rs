@@ -30,15 +30,15 @@ fn forget_link() {
 }
 
 #[component]
-pub fn LinkBanner(banner: Banner, client: Client, draft: Shared) -> impl IntoView {
-    let shown = RwSignal::new(banner);
+pub fn LinkBanner(banner: RwSignal<Banner>, client: Client, draft: Shared) -> impl IntoView {
+    let shown = banner;
     let has_draft = !draft.source.is_empty();
     let differs = {
         let d = draft.source.clone();
         move || has_draft && client.build.with_untracked(|b| b.source != d)
     };
     let restore = move |_| {
-        let _ = open(client, &draft);
+        open(client, &draft, |_| {});
         forget_link();
         shown.set(Banner::None);
     };

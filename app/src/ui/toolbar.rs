@@ -12,21 +12,25 @@ pub fn Toolbar(client: Client, actions: Actions) -> impl IntoView {
     let choose_config = move |ev: leptos::ev::Event| {
         let name = event_target_value(&ev);
         actions.sync.run(());
-        if client.send(Command::Config { name: name.clone() }).is_ok() {
-            storage::save_config(&name);
-        }
+        let save = name.clone();
+        let done = move |r: Result<(), String>| {
+            if r.is_ok() {
+                storage::save_config(&save);
+            }
+        };
+        client.request(vec![Command::Config { name }], Some(Box::new(done)));
     };
     let choose_engine = move |ev: leptos::ev::Event| {
         if let Ok(name) = EngineKind::by_name(&event_target_value(&ev)) {
             actions.sync.run(());
-            let _ = client.send(Command::Engine { name });
+            client.send(Command::Engine { name });
         }
     };
-    let speed = RwSignal::new(client.with_driver(|d| d.speed()));
+    let speed = RwSignal::new(client.speed());
     let choose_speed = move |ev: leptos::ev::Event| {
         let steps_per_second = event_target_value(&ev).parse().unwrap_or(0);
         speed.set(steps_per_second);
-        let _ = client.send(Command::Speed { steps_per_second });
+        client.send(Command::Speed { steps_per_second });
     };
     let config = move || client.build.with(|b| Config::preset(&b.config).ok()).unwrap_or_else(|| PRESETS[0]);
     let engine = move || client.build.with(|b| b.engine);

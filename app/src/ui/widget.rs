@@ -38,6 +38,8 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
 pub struct Widget {
     pub client: Client,
     pub panels: Vec<&'static str>,
+    /// Resolves once the widget's first build is done.
+    pub opened: js_sys::Promise,
     /// Dropping it takes the widget off the page.
     _unmount: Box<dyn std::any::Any>,
 }
@@ -52,7 +54,7 @@ pub fn mount_widget(
     playground: String,
     scoped: bool,
 ) -> Widget {
-    let out: Rc<RefCell<Option<Client>>> = Rc::default();
+    let out: Rc<RefCell<Option<(Client, js_sys::Promise)>>> = Rc::default();
     let panels: Vec<Panel> = options.panels();
     let ids: Vec<&'static str> = panels.iter().map(|p| p.id()).collect();
     let slot = out.clone();
@@ -60,21 +62,31 @@ pub fn mount_widget(
     let scope = scoped.then(|| parent.clone().into());
     let unmount = leptos::mount::mount_to(parent, move || {
         let start = options.start(fragment.clone().and_then(Result::ok));
-        let client = new_client(start.config.as_deref());
-        *slot.borrow_mut() = Some(client);
-        provide_context(Mount { embed: true, readonly: options.readonly, persist: false, playground });
+        let client = new_client(start.config.as_deref(), !options.in_page, &playground);
         let mut problems = options.problems.clone();
         if let Some(Err(e)) = &fragment {
             problems.push(e.to_string());
         }
-        if let Err(e) = open(client, &start) {
-            problems.push(e);
-        }
+        let problems = RwSignal::new(problems);
+        let announce = (!scoped).then(|| transport_ids.clone());
+        let (opened, resolve) = promise();
+        // The first build is done (or refused): a transport says the widget is ready.
+        open(client, &start, move |r| {
+            if let Err(e) = r {
+                problems.update(|p| p.push(e));
+            }
+            if let Some(ids) = announce {
+                super::messages::announce(client, ids);
+            }
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        *slot.borrow_mut() = Some((client, opened));
+        provide_context(Mount { embed: true, readonly: options.readonly, persist: false, playground });
         if let Some(steps_per_second) = options.speed {
-            let _ = client.send(Command::Speed { steps_per_second });
+            client.send(Command::Speed { steps_per_second });
         }
         if options.autoplay {
-            let _ = client.send(Command::Run);
+            client.send(Command::Run);
         }
         let player = lesson::Player::new(client);
         if let Some(l) = options.lesson.clone() {
@@ -84,12 +96,12 @@ pub fn mount_widget(
         if !scoped {
             theme.on_document();
             // An iframe's widget talks to its parent window.
-            super::messages::install(client, transport_ids);
+            super::messages::install(client);
         }
         view! { <WidgetView client panels theme problems scope player /> }
     });
-    let client = out.borrow_mut().take().expect("invariant: the mount ran its view");
-    Widget { client, panels: ids, _unmount: Box::new(unmount) }
+    let (client, opened) = out.borrow_mut().take().expect("invariant: the mount ran its view");
+    Widget { client, panels: ids, opened, _unmount: Box::new(unmount) }
 }
 
 #[component]
@@ -97,7 +109,7 @@ fn WidgetView(
     client: Client,
     panels: Vec<Panel>,
     theme: keys::Theme,
-    problems: Vec<String>,
+    problems: RwSignal<Vec<String>>,
     scope: Option<web_sys::Element>,
     player: lesson::Player,
 ) -> impl IntoView {
@@ -179,7 +191,7 @@ fn WidgetView(
             );
         }
     };
-    let problem = (!problems.is_empty()).then(|| problems.join(" · "));
+    let problem = move || problems.with(|p| (!p.is_empty()).then(|| p.join(" · ")));
     let no_layers = move || !client.build.with(|b| b.engine.is_some_and(|e| e.is_transformer()));
     view! {
         <div class="loom widget" data-theme=move || theme.name() tabindex="-1" node_ref=root>
@@ -193,11 +205,12 @@ fn WidgetView(
                 <button data-testid="reset" title="Reset" on:click=move |_| actions.reset.run(())>"Reset"</button>
                 <span data-testid="status" class=tone role="status">{move || client.view.with(|v| v.text.clone())}</span>
                 <span class="count">"steps " <b data-testid="step-count">{move || client.view.with(|v| v.steps)}</b></span>
+                <machine::ThreadNote client />
                 <a class="open" data-testid="open-playground" target="_blank" rel="noopener" href=href on:click=follow>
                     "Open in playground ↗"
                 </a>
             </div>
-            {problem.map(|p| view! { <p class="banner bad" data-testid="link-problem" role="alert">{p}</p> })}
+            {move || problem().map(|p| view! { <p class="banner bad" data-testid="link-problem" role="alert">{p}</p> })}
             <lesson::LessonView player />
             <nav class="wtabs" aria-label="Views" hidden=move || n <= fit.get()>{tabs}</nav>
             <div class="wpanels" style=cols>{views}</div>
@@ -222,4 +235,11 @@ fn watch_size(root: NodeRef<leptos::html::Div>, size: RwSignal<(f64, f64)>) {
             on_cleanup(move || keep.0.disconnect());
         }
     });
+}
+
+/// A promise and the function that resolves it.
+fn promise() -> (js_sys::Promise, js_sys::Function) {
+    let mut resolve = None;
+    let p = js_sys::Promise::new(&mut |r, _| resolve = Some(r));
+    (p, resolve.expect("invariant: a promise's executor runs at once"))
 }

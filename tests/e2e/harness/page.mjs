@@ -84,6 +84,66 @@ function traced(page) {
   });
 }
 
+/**
+ * Starts recording the page's longest task in window.__longest (ms). Chromium
+ * has the Long Tasks API; Firefox and WebKit lack it, so there the longest gap
+ * between turns of a timer loop is measured instead: a task holds the loop up,
+ * but so do rendering (which the API leaves out) and, on a busy machine, the
+ * scheduler, so that figure gets a looser bound.
+ */
+export function watchLongTasks() {
+  window.__longest = 0;
+  if (PerformanceObserver.supportedEntryTypes.includes("longtask")) {
+    window.__longTaskProbe = "Long Tasks API";
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: "longtask" });
+    return;
+  }
+  window.__longTaskProbe = "timer gaps";
+  let last = performance.now();
+  const beat = () => {
+    const now = performance.now();
+    // A timer loop turns every ~4 ms when nothing else runs: the rest of a gap is someone's task.
+    window.__longest = Math.max(window.__longest, now - last - 4);
+    last = now;
+    if (!window.__stopProbe) setTimeout(beat, 0);
+  };
+  window.__stopProbe = false;
+  setTimeout(beat, 0);
+}
+
+/** The value of the example whose label starts with `prefix`, once the demo (built in the worker) offers it. */
+export const example = (page, prefix) =>
+  until(`a demo example "${prefix}"`, () =>
+    page.eval(
+      (s, p) => [...document.querySelectorAll(`${s} option`)].find((o) => o.textContent.startsWith(p))?.value ?? null,
+      tid("demo-example"),
+      prefix,
+    ),
+  );
+
+/**
+ * In the page: clicks the element `selector` and resolves to the milliseconds
+ * until the status bar's step count shows another number (the session may
+ * answer from its worker).
+ */
+export function clickAndTime(selector) {
+  const count = document.querySelector('[data-testid="step-count"]');
+  const before = count.textContent;
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      if (count.textContent !== before) {
+        seen.disconnect();
+        resolve(performance.now() - t0);
+      }
+    });
+    seen.observe(count, { subtree: true, childList: true, characterData: true });
+    document.querySelector(selector).click();
+  });
+}
+
 export class Page {
   /**
    * @param driver a selenium-webdriver session

@@ -1,45 +1,8 @@
 // The demos: each loads with its panel and runs on the transformer, and the
 // page stays responsive while Sudoku runs at full speed.
-import { tid, until } from "../harness/page.mjs";
+import { example, tid, until, watchLongTasks } from "../harness/page.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Starts recording the page's longest task in window.__longest (ms). Chromium
- * has the Long Tasks API; Firefox and WebKit lack it, so there the longest gap
- * between turns of a timer loop is measured instead: a task holds the loop up,
- * but so do rendering (which the API leaves out) and, on a busy machine, the
- * scheduler, so that figure gets a looser bound.
- */
-function watchLongTasks() {
-  window.__longest = 0;
-  if (PerformanceObserver.supportedEntryTypes.includes("longtask")) {
-    window.__longTaskProbe = "Long Tasks API";
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-    }).observe({ type: "longtask" });
-    return;
-  }
-  window.__longTaskProbe = "timer gaps";
-  let last = performance.now();
-  const beat = () => {
-    const now = performance.now();
-    // A timer loop turns every ~4 ms when nothing else runs: the rest of a gap is someone's task.
-    window.__longest = Math.max(window.__longest, now - last - 4);
-    last = now;
-    if (!window.__stopProbe) setTimeout(beat, 0);
-  };
-  window.__stopProbe = false;
-  setTimeout(beat, 0);
-}
-
-/** The value of the example whose label starts with `prefix`. */
-const example = (page, prefix) =>
-  page.eval(
-    (s, p) => [...document.querySelectorAll(`${s} option`)].find((o) => o.textContent.startsWith(p))?.value,
-    tid("demo-example"),
-    prefix,
-  );
 
 export const tests = [
   [

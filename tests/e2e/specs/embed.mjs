@@ -173,6 +173,8 @@ export const tests = [
         window.__ready = true;
       }, module);
       await until("both widgets to mount", () => page.eval(() => window.__ready === true));
+      // The machine runs in a worker even here: started from a blob: loader of the page's origin that imports the worker's script across origins.
+      await until("a's worker", async () => (await inner(page, "#a", "thread")) === "worker");
       // Run a; b stays at step 0. Then step b by instruction twice; a keeps its result.
       const a = await page.eval(async () => (await document.getElementById("a").ready).run());
       await until("a to halt", () => page.eval(() => window.__log.some(([id, n]) => id === "a" && n === "halted")));

@@ -32,6 +32,8 @@ export const tests = [
     async (page) => {
       await page.setSource(PROGRAM);
       await page.click(tid("compile"));
+      // (The example was "loaded" too: wait for this program's variables, the build answered from the worker.)
+      await until("the program's build", async () => "x" in (await page.variables()));
       await page.expectText("status", "loaded");
       await page.click(tid("share"));
       await until("the snippets", async () => (await page.value(tid("element-snippet"))).includes("<loom-playground"));

@@ -8,6 +8,8 @@ export const tests = [
     async (page) => {
       await page.setSource(SUM);
       await page.press("Control+Enter");
+      // (The example was "loaded" too, with n = 10: wait for SUM's build, answered from the worker.)
+      await until("SUM's build", async () => (await page.variables()).n === "100");
       await page.expectText("status", "loaded");
       await page.select(tid("speed"), "100");
       await page.click(tid("run"));

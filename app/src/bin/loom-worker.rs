@@ -1,0 +1,4 @@
+//! The session's web worker (Trunk builds it beside the page: `www/index.html`).
+fn main() {
+    loom_app::worker::start();
+}
