@@ -14,6 +14,10 @@ use loom_core::{Engine, Interp};
 
 /// The look-ahead gives up after spending this long (an endless loop has no total).
 const GIVE_UP_MS: f64 = 2_000.0;
+/// Or after this many steps, whatever the clock says: the hard Sudoku takes
+/// 37.9 M, and a clock that does not see the work (a test's simulated one)
+/// must not let an endless loop run ahead for billions.
+const GIVE_UP_STEPS: u64 = 64_000_000;
 
 #[derive(Default)]
 pub struct Ahead {
@@ -26,6 +30,8 @@ pub struct Ahead {
     known: Option<(Vec<Write>, u64)>,
     /// The start inputs of the run the interpreter looks ahead of.
     key: Vec<Write>,
+    /// The interpreter's step count where the look-ahead started.
+    from: u64,
 }
 
 impl Ahead {
@@ -42,6 +48,7 @@ impl Ahead {
         let Some(key) = start.filter(|_| self.total(start).is_none()) else { return };
         self.key = key.to_vec();
         self.interp = shadow.cloned();
+        self.from = self.interp.as_ref().map_or(0, Interp::steps);
         self.spent = 0.0;
         self.pacer.restart();
     }
@@ -62,7 +69,8 @@ impl Ahead {
     pub fn advance(&mut self, ms: f64, frames: Option<&[bool]>, clock: &mut dyn FnMut() -> f64) {
         let Some(interp) = self.interp.as_mut() else { return };
         let mut status = Status::Running;
-        let slice = self.pacer.run_for(ms, u64::MAX, clock, &mut |n| {
+        let left = GIVE_UP_STEPS.saturating_sub(interp.steps() - self.from);
+        let slice = self.pacer.run_for(ms, left, clock, &mut |n| {
             let before = interp.steps();
             status = interp.run(before + n, frames);
             (interp.steps() - before, status != Status::Budget)
@@ -76,7 +84,7 @@ impl Ahead {
                 self.known = Some((std::mem::take(&mut self.key), total));
             }
             Status::Running => self.interp = None,
-            Status::Budget if self.spent > GIVE_UP_MS => self.interp = None,
+            Status::Budget if self.spent > GIVE_UP_MS || slice.steps == left => self.interp = None,
             Status::Budget => {}
         }
     }
@@ -85,5 +93,45 @@ impl Ahead {
     pub fn total(&self, start: Option<&[Write]>) -> Option<u64> {
         let (s, total) = self.known.as_ref()?;
         (Some(s.as_slice()) == start).then_some(*total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loom_core::config::Config;
+
+    fn interp(source: &str) -> Interp {
+        let built = loom_core::compiler::compile(source, Config::preset("small").unwrap());
+        Interp::new(built.program.as_ref().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_endless_loop_is_given_up_after_its_step_cap_even_when_the_clock_stands_still() {
+        let mut ahead = Ahead::default();
+        ahead.start(Some(&interp("int n; int main() { while (1) { n++; } return 0; }")), Some(&[]));
+        let mut frozen = || 0.0;
+        let mut calls = 0;
+        while ahead.interp.is_some() {
+            ahead.advance(10.0, None, &mut frozen);
+            calls += 1;
+            assert!(calls < 10_000, "still looking ahead");
+        }
+        assert_eq!(ahead.total(Some(&[])), None, "an endless loop has no total");
+    }
+
+    #[test]
+    fn a_program_that_halts_within_the_cap_gets_its_total() {
+        let mut ahead = Ahead::default();
+        ahead.start(Some(&interp("int n; int main() { while (n < 100) { n++; } return 0; }")), Some(&[]));
+        let mut t = 0.0;
+        let mut clock = || {
+            t += 0.05;
+            t
+        };
+        while ahead.interp.is_some() {
+            ahead.advance(10.0, None, &mut clock);
+        }
+        assert!(ahead.total(Some(&[])).is_some_and(|n| n > 100));
     }
 }

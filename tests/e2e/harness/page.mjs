@@ -284,7 +284,15 @@ export class Page {
       this.find(`${selector} option[value=${JSON.stringify(value)}]`),
     );
     await option.click();
-    await until(`${selector} to be ${value}`, async () => (await this.value(selector)) === value);
+    // WebKit sometimes drops an option's click that lands while the page
+    // re-renders (CI saw the configuration stay put): click again, as a
+    // person would, until the choice shows.
+    let tries = 0;
+    await until(`${selector} to be ${value}`, async () => {
+      if ((await this.value(selector)) === value) return true;
+      if (++tries % 10 === 0) await this.find(`${selector} option[value=${JSON.stringify(value)}]`).click();
+      return false;
+    });
   }
 
   /** The value of an <input>, <select> or <textarea>. */
