@@ -108,12 +108,17 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         }
     });
     let readonly = super::Mount::get().readonly;
+    // The session's first build carries the text the page opened (the draft,
+    // a link's program, a demo). Until it is in, typing would be overwritten
+    // by it (the worker answers later than the page mounts): the editor opens
+    // with that text, not before.
+    let opened = Memo::new(move |_| client.build.with(|b| b.builds > 0));
     if !bridge_loaded() {
-        return plain_textarea(client, handle, readonly).into_any();
+        return plain_textarea(client, handle, readonly, opened).into_any();
     }
     Effect::new(move |_| {
         let Some(el) = parent.get() else { return };
-        if handle.id.get_untracked().is_some() {
+        if handle.id.get_untracked().is_some() || !opened.get() {
             return;
         }
         let text = client.build.with_untracked(|b| b.source.clone());
@@ -175,7 +180,7 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
 }
 
 /// When no editor script loaded at all: a bare textarea with the same wiring.
-fn plain_textarea(client: Client, handle: EditorHandle, readonly: bool) -> impl IntoView {
+fn plain_textarea(client: Client, handle: EditorHandle, readonly: bool, opened: Memo<bool>) -> impl IntoView {
     let text = Memo::new(move |_| client.build.with(|b| b.source.clone()));
     view! {
         <textarea
@@ -183,7 +188,7 @@ fn plain_textarea(client: Client, handle: EditorHandle, readonly: bool) -> impl 
             class="editor plain"
             spellcheck="false"
             aria-label="Program source"
-            readonly=readonly
+            readonly=move || readonly || !opened.get()
             prop:value=move || text.get()
             on:input=move |ev| handle.edited(client, event_target_value(&ev))
         ></textarea>

@@ -332,6 +332,8 @@ export class Page {
 
   /** Replaces the playground editor's text (CodeMirror or its textarea fallback) as a user would: select all, paste. */
   async setSource(src) {
+    // The editor opens with the session's first build (the text the page opened).
+    await until("the editor to open", async () => (await this.count(`${tid("editor")} :is(.cm-content, textarea)`)) > 0);
     const cm = (await this.count(`${tid("editor")} .cm-content`)) > 0;
     await this.click(cm ? `${tid("editor")} .cm-content` : `${tid("editor")} textarea`);
     await this.press("Control+a");

@@ -21,6 +21,27 @@ export const tests = [
     },
   ],
   [
+    "text typed as soon as the page opens is kept when the worker's first build arrives",
+    async (page) => {
+      // The worker answers after the page mounts: typing at once once lost the
+      // text to the page's opening program (the draft or the example).
+      const mine = "int mine = 7;\nint main() { return mine; }\n";
+      await page.open("");
+      await page.setSource(mine);
+      await page.expectText("status", /loaded|edited/);
+      await sleep(1000);
+      const text = await page.text("editor");
+      if (!text.includes("int mine = 7;")) throw new Error(`the editor lost the typed text: ${JSON.stringify(text.slice(0, 80))}`);
+      await page.press("Control+Enter");
+      await page.expectText("status", "loaded");
+      await page.blur();
+      await page.click(tid("run"));
+      await page.expectText("status", "halted");
+      const vars = await page.variables();
+      if (vars.mine !== "7") throw new Error(`mine = ${vars.mine}`);
+    },
+  ],
+  [
     "the hard Sudoku runs with a progress bar to its total; Pause stops it at once; no long task",
     async (page) => {
       await page.select(tid("demo"), "sudoku");
