@@ -133,6 +133,15 @@ impl Client {
         self.speed.get_value()
     }
 
+    /// Whether the machine runs as fast as it can (tracked, through the view):
+    /// the views that follow the PC (the editor's current line, the listing's
+    /// highlight and scroll) then stand still until it stops. Their 20 moves a
+    /// second cannot be read, and each costs the page a layout, taken from the
+    /// core the worker runs on.
+    pub fn racing(&self) -> bool {
+        self.view.with(|v| v.running) && self.speed() == 0
+    }
+
     /// Sends a command; its events reach the views and the listeners. A
     /// refused command leaves everything as it was and says why in [`Client::problem`].
     pub fn send(&self, cmd: Command) {

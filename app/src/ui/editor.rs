@@ -164,7 +164,10 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         set_breakpoints(h, &breakpoints.get());
     });
     // The executing line while stepping (cleared when nothing has run).
-    let line = Memo::new(move |_| client.view.with(|v| if v.steps > 0 || v.layer.is_some() { v.line } else { None }));
+    let line = Memo::new(move |_| {
+        let racing = client.racing();
+        client.view.with(|v| if !racing && (v.steps > 0 || v.layer.is_some()) { v.line } else { None })
+    });
     Effect::new(move |_| {
         let Some(h) = handle.id.get() else { return };
         set_current_line(h, line.get().unwrap_or(0));

@@ -68,7 +68,12 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let view: View = RwSignal::new(None);
     let hover = RwSignal::new(None::<(usize, usize, i32, i32)>);
-    let width = move || canvas.get().and_then(|c| c.parent_element()).map_or(900, |p| p.client_width() as usize);
+    // The canvas's box, watched rather than read per frame: reading it after
+    // the views changed the page forces a layout at every refresh.
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let size = RwSignal::new((900.0, 0.0));
+    super::watch_size(wrap, size);
+    let width = move || size.get().0 as usize;
     // A new build shows its interesting columns again.
     let builds = Memo::new(move |_| client.build.with(|b| b.builds));
     Effect::new(move |_| {
@@ -151,7 +156,7 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
                 }
             }}
         </p>
-        <div class="heat-wrap">
+        <div class="heat-wrap" node_ref=wrap>
             <canvas
                 data-testid="heatmap"
                 node_ref=canvas

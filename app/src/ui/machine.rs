@@ -208,7 +208,7 @@ pub fn MachineView(client: Client) -> impl IntoView {
 /// re-rendered per frame).
 #[component]
 pub fn Listing(client: Client) -> impl IntoView {
-    let current = Memo::new(move |_| client.view.with(|v| v.instr));
+    let current = Memo::new(move |_| if client.racing() { None } else { client.view.with(|v| v.instr) });
     // Only the rows whose highlight flips rerun when the PC moves, not one per row.
     let is_current = Selector::new(move || current.get());
     let list = NodeRef::<leptos::html::Ol>::new();

@@ -374,3 +374,21 @@ fn shortcuts(actions: Actions, machine: RwSignal<Machine>, trace: StoredValue<Op
 pub fn mount_page() {
     leptos::mount::mount_to_body(App);
 }
+
+/// Keeps `size` at the element's size (CSS pixels) as its box changes.
+pub(super) fn watch_size(root: NodeRef<leptos::html::Div>, size: RwSignal<(f64, f64)>) {
+    Effect::new(move |_| {
+        let Some(el) = root.get() else { return };
+        let measure = {
+            let el = el.clone();
+            move || size.set((f64::from(el.client_width()), f64::from(el.client_height())))
+        };
+        measure();
+        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure);
+        if let Ok(obs) = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(f.as_ref())) {
+            obs.observe(&el);
+            let keep = send_wrapper::SendWrapper::new((obs, f));
+            on_cleanup(move || keep.0.disconnect());
+        }
+    });
+}

@@ -6,7 +6,7 @@
 
 use super::{
     attention, console, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, new_client,
-    open, Actions, Client, Mount,
+    open, watch_size, Actions, Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -217,24 +217,6 @@ fn WidgetView(
             <keys::HelpSheet open=help />
         </div>
     }
-}
-
-/// Keeps `size` at the element's size (CSS pixels) as its box changes.
-fn watch_size(root: NodeRef<leptos::html::Div>, size: RwSignal<(f64, f64)>) {
-    Effect::new(move |_| {
-        let Some(el) = root.get() else { return };
-        let measure = {
-            let el = el.clone();
-            move || size.set((f64::from(el.client_width()), f64::from(el.client_height())))
-        };
-        measure();
-        let f = Closure::<dyn Fn()>::new(measure);
-        if let Ok(obs) = web_sys::ResizeObserver::new(f.as_ref().unchecked_ref()) {
-            obs.observe(&el);
-            let keep = send_wrapper::SendWrapper::new((obs, f));
-            on_cleanup(move || keep.0.disconnect());
-        }
-    });
 }
 
 /// A promise and the function that resolves it.
