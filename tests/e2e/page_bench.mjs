@@ -88,6 +88,7 @@ try {
   if (args.includes("--hard")) {
     await pick("Hard");
     const h = await inPage();
+    await page.shot("page-bench-hard-solved");
     console.log(
       `Sudoku hard in the page: ${h.steps} steps in ${h.seconds.toFixed(1)} s (${Math.round(h.steps / h.seconds)} steps/s); ` +
         `longest task ${h.longest.toFixed(0)} ms; the panel says: ${h.verdict}`,

@@ -72,6 +72,13 @@ export const tests = [
           return [bar.value, bar.max];
         });
         if (!(value > 0 && value < max && max > 30_000_000)) throw new Error(`progress bar at ${value} of ${max}`);
+        // At full speed the views that follow the PC stand still (each move cost the page a layout)...
+        const following = () =>
+          page.eval(() => [
+            document.querySelectorAll('[data-testid="editor"] .cm-loom-current-line').length,
+            document.querySelectorAll('[data-testid="listing"] li.current').length,
+          ]);
+        if ((await following()).some((n) => n > 0)) throw new Error(`the current line follows a full-speed run: ${await following()}`);
         const paused = await page.eval(() => {
           const t0 = performance.now();
           document.querySelector('[data-testid="run"]').click();
@@ -87,6 +94,8 @@ export const tests = [
         const steps = await page.steps();
         await sleep(300);
         if ((await page.steps()) !== steps) throw new Error("the machine ran on after Pause");
+        // ...and show where it stopped once it does.
+        await until("the current line and instruction after Pause", async () => (await following()).every((n) => n === 1));
         if (await page.eval(() => !document.querySelector('[data-testid="progress"]').hidden)) {
           throw new Error("the progress bar stays after the run");
         }
