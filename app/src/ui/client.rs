@@ -288,7 +288,13 @@ impl Client {
                 l(&e);
             }
             match e {
-                Event::Compiled(b) => self.build.set(*b),
+                Event::Compiled(b) => {
+                    let first = self.build.with_untracked(|b| b.builds == 0);
+                    self.build.set(*b);
+                    if first {
+                        crate::mark_interactive();
+                    }
+                }
                 Event::Step(v) | Event::Paused(v) | Event::Halted(v) | Event::Fault(v) | Event::Frame(v) => {
                     self.view.set(*v)
                 }
