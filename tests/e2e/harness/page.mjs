@@ -237,6 +237,14 @@ export class Page {
     return Number(await this.text("step-count"));
   }
 
+  /** Clicks Step and waits until the step shows (the machine answers from its
+   * worker: a second click before that would be a step the test did not see). */
+  async stepOnce() {
+    const steps = await this.steps();
+    await this.click(tid("step"));
+    await until("the step", async () => (await this.steps()) > steps);
+  }
+
   /** The variables table as {name: value-text}. */
   variables() {
     return this.eval(() => {
@@ -280,9 +288,8 @@ export class Page {
 
   /** Chooses an option of a <select> by value, as a person would (a change event follows). */
   async select(selector, value) {
-    const option = await until(`${selector} to offer ${value}`, () =>
-      this.find(`${selector} option[value=${JSON.stringify(value)}]`),
-    );
+    const css = `${selector} option[value=${JSON.stringify(value)}]`;
+    const option = await until(`${selector} to offer ${value}`, () => this.find(css));
     await option.click();
     // WebKit sometimes drops an option's click that lands while the page
     // re-renders (CI saw the configuration stay put): click again, as a
@@ -290,7 +297,7 @@ export class Page {
     let tries = 0;
     await until(`${selector} to be ${value}`, async () => {
       if ((await this.value(selector)) === value) return true;
-      if (++tries % 10 === 0) await this.find(`${selector} option[value=${JSON.stringify(value)}]`).click();
+      if (++tries % 10 === 0) await this.find(css).click();
       return false;
     });
   }

@@ -29,10 +29,7 @@ export const tests = [
       // Step until the first character appears: it is 'h', highlighted.
       await until("the first character", async () => {
         if ((await consoleText(page)) !== "") return true;
-        // One step at a time: the next click once this one is shown (the machine answers from its worker).
-        const steps = await page.steps();
-        await page.click(tid("step"));
-        await until("the step", async () => (await page.steps()) > steps);
+        await page.stepOnce();
         return false;
       });
       assert.equal(await consoleText(page), "h");
