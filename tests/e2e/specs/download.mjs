@@ -135,8 +135,9 @@ export const tests = [
       // A layer walk shows the 4th instruction executing (counted from L8 on): the file is the
       // state after it, at any layer — the step boundary the walk ends at.
       await page.click(tid("step-layer"));
+      // The count does not move at L1, so wait for the layer itself (the worker answers later).
+      await until("the walk at L1", async () => /L1/.test((await page.statusBar()).layer ?? ""));
       await page.expectText("step-count", /^3$/);
-      assert.match((await page.statusBar()).layer ?? "", /L1/);
       const walking = await state(4);
       await page.click(tid("step"));
       await until("the walk to finish", async () => !/L\d/.test((await page.statusBar()).layer ?? ""));
