@@ -4,7 +4,7 @@
 //! with [`FromWorker`] ones (see [`crate::relay`]). The run loop gives the
 //! engine [`SLICE_MS`] at a time and then yields to the worker's event loop,
 //! so a `pause` (or any command) is read within one slice; views leave at
-//! most 20 times a second while running (the driver's refresh rate).
+//! most 10 times a second while running at full speed (the driver's refresh rate).
 //!
 //! Started by the worker binary (`src/bin/loom-worker.rs`), which Trunk builds
 //! beside the page; the page's [`crate::ui`] client spawns it.

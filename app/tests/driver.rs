@@ -77,7 +77,7 @@ fn every_limited_speed_keeps_its_rate() {
 }
 
 #[test]
-fn full_speed_runs_and_refreshes_at_most_twenty_times_a_second() {
+fn full_speed_runs_and_refreshes_at_most_ten_times_a_second() {
     let mut sim = Sim::new(FOREVER, "small");
     // A slow machine: 3 ms between clock readings, so one step per chunk.
     sim.reading = 3.0;
@@ -85,7 +85,7 @@ fn full_speed_runs_and_refreshes_at_most_twenty_times_a_second() {
     sim.run_for(2.0);
     assert!(sim.steps() > 100, "{}", sim.steps());
     let views = sim.events.iter().filter(|e| matches!(e, Event::Step(_))).count();
-    assert!((30..=42).contains(&views), "{views} step events in 2 s");
+    assert!((15..=21).contains(&views), "{views} step events in 2 s");
 }
 
 #[test]

@@ -16,9 +16,9 @@ use loom_core::Config;
 /// Speeds offered, in steps per second; 0 = as fast as possible.
 pub const SPEEDS: [u32; 6] = [0, 10_000, 1_000, 100, 10, 1];
 
-/// At full speed the views refresh at most this often (20 per second):
+/// At full speed the views refresh at most this often (10 per second):
 /// drawing them every frame took as long as the frame's steps.
-const REFRESH_MS: f64 = 50.0;
+const REFRESH_MS: f64 = 100.0;
 
 /// What the caller should do before the next [`Driver::tick`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -407,7 +407,7 @@ impl Driver {
             self.running = false;
         }
         // A view when the run stops or pauses at a frame, and otherwise when
-        // it moved: every tick at a limited speed, 20 times a second at full speed.
+        // it moved: every tick at a limited speed, 10 times a second at full speed.
         let moved = slice.steps > 0 && (self.speed != 0 || now - shown >= REFRESH_MS);
         if stop != Stop::Slice || pause.is_some() || moved {
             if now > shown {
