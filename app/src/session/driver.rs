@@ -20,6 +20,10 @@ pub const SPEEDS: [u32; 6] = [0, 10_000, 1_000, 100, 10, 1];
 /// drawing them every frame took as long as the frame's steps.
 const REFRESH_MS: f64 = 100.0;
 
+/// A game held at its first `frame()` looks for the player's first key this
+/// often (a key command does not tick the driver by itself).
+const HELD_POLL_MS: f64 = 50.0;
+
 /// What the caller should do before the next [`Driver::tick`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Next {
@@ -359,7 +363,7 @@ impl Driver {
         }
         if let Some(d) = self.demo.as_mut().filter(|d| d.held) {
             if !d.started {
-                return (Vec::new(), Next::After(REFRESH_MS));
+                return (Vec::new(), Next::After(HELD_POLL_MS));
             }
             // The first key came: it goes in at the frame the game waited at.
             d.held = false;
@@ -393,7 +397,7 @@ impl Driver {
             if !d.started && d.runner.waits_for_key() {
                 // The game is at its first frame and the player has not moved yet.
                 d.held = true;
-                pause = Some(REFRESH_MS);
+                pause = Some(HELD_POLL_MS);
             } else {
                 self.session.host(|e| d.runner.at_frame(e));
                 pause = d.runner.frame_interval_ms();
