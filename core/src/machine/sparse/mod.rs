@@ -360,8 +360,19 @@ impl Sparse {
         let host = self.host.list.iter().map(|&j| (j, RowMask::ALL));
         for (j, rows) in moved.list().iter().map(|&j| (j, moved.rows(j))).chain(host) {
             let cols = j * d..(j + 1) * d;
-            first[cols.clone()].copy_from_slice(&last[cols.clone()]);
-            x.data[cols.clone()].copy_from_slice(&last[cols]);
+            let (first, x, last) = (&mut first[cols.clone()], &mut x.data[cols.clone()], &last[cols]);
+            if rows == RowMask::ALL {
+                first.copy_from_slice(last);
+                x.copy_from_slice(last);
+            } else {
+                // Only the moved rows differ (a moved column's rows lie below d), a block
+                // of eight at a time: copying a row that did not move copies what is there.
+                rows.blocks(d, |at, _| {
+                    first[at..at + 8].copy_from_slice(&last[at..at + 8]);
+                    x[at..at + 8].copy_from_slice(&last[at..at + 8]);
+                    true
+                });
+            }
             next[0].insert(j, rows);
         }
         self.host.clear();

@@ -101,11 +101,15 @@ impl Ffn {
     /// The opcode field as a pattern code, if every row of it is exactly ±1.
     #[inline(always)]
     fn field_code(&self, a: &[f32]) -> Option<u32> {
-        self.pattern.iter().enumerate().try_fold(0u32, |c, (i, &r)| match a[r] {
-            1.0 => Some(c | 1 << i),
-            -1.0 => Some(c),
-            _ => None,
-        })
+        // On the bits, without a branch per row: +1 sets the bit, ±1 keeps the field exact.
+        const ONE: u32 = 0x3f80_0000;
+        let (mut code, mut odd) = (0u32, false);
+        for (i, &r) in self.pattern.iter().enumerate() {
+            let bits = a[r].to_bits();
+            code |= u32::from(bits == ONE) << i;
+            odd |= bits & 0x7fff_ffff != ONE;
+        }
+        (!odd).then_some(code)
     }
 
     /// `Σ w·a[r]` over `terms` (rows checked < d at construction, `a` of d rows).
