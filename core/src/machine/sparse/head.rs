@@ -235,7 +235,10 @@ impl Head {
             }
         }
         self.count(self.class[j], -1);
-        self.key[j * self.kch..(j + 1) * self.kch].copy_from_slice(&self.new_key);
+        // Chunk by chunk (a key has one or two): no call to memcpy.
+        for (k, n) in self.key[j * self.kch..(j + 1) * self.kch].iter_mut().zip(&self.new_key) {
+            *k = *n;
+        }
         let (class, code) = Self::classify(&self.new_key, self.kdim);
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);

@@ -32,31 +32,45 @@ impl Slot {
 #[inline(always)]
 pub fn sum(slots: &[Slot], col: &[f32], lanes: usize, out: &mut [[f32; 8]]) {
     let width = 8 * out.len();
-    out.fill([0.0; 8]);
-    for s in slots {
+    debug_assert!(out.len() == lanes.div_ceil(8));
+    if slots.is_empty() {
+        out.fill([0.0; 8]);
+    }
+    for (k, s) in slots.iter().enumerate() {
         let at = s.row as usize;
         debug_assert!(s.w.len() == out.len() && s.end() <= col.len());
+        // The sums start from +0 (the first slot's chunks are not read first, so `out`
+        // is not cleared by a call to memset): the same additions as from a cleared `out`.
+        let start = |o: &[f32; 8]| if k == 0 { [0.0; 8] } else { *o };
         // Whole chunks in locals: the compiler sees they do not overlap.
         if !s.shift {
             let x = col[at];
             for (o, w) in out.iter_mut().zip(&s.w) {
-                let (a, w) = (*o, *w);
+                let (a, w) = (start(o), *w);
                 *o = std::array::from_fn(|l| a[l] + w[l] * x);
             }
         } else if at + width <= col.len() {
             for (c, (o, w)) in out.iter_mut().zip(&s.w).enumerate() {
                 let x: [f32; 8] = col[at + 8 * c..at + 8 * c + 8].try_into().expect("eight rows");
-                let (a, w) = (*o, *w);
+                let (a, w) = (start(o), *w);
                 *o = std::array::from_fn(|l| a[l] + w[l] * x[l]);
             }
         } else {
+            if k == 0 {
+                out.fill([0.0; 8]);
+            }
             let flat = out.as_flattened_mut();
             for (l, x) in col[at..at + s.lanes].iter().enumerate() {
                 flat[l] += s.w[l / 8][l % 8] * x;
             }
         }
     }
-    out.as_flattened_mut()[lanes..].fill(0.0);
+    // The lanes past `lanes` (all in the last chunk) are +0, by a select rather than a memset.
+    if let Some(last) = out.last_mut() {
+        let keep = lanes - 8 * (width / 8 - 1);
+        let v = *last;
+        *last = std::array::from_fn(|l| if l < keep { v[l] } else { 0.0 });
+    }
 }
 
 /// Covers every term of `lanes` by slots, greedily: each time the splat or
