@@ -169,3 +169,81 @@ fn sixteen_bit_products_and_quotients_at_the_edges() {
         }
     }
 }
+
+/// `unsigned` is one 8-bit word on `compact`: every pair of words, read as 0..=255, through
+/// the unsigned forms of `/ % >>` and the order comparisons (and the operators shared with
+/// `int`), against C's meaning computed here.
+#[test]
+fn unsigned_operators_are_exact_for_all_pairs() {
+    let reference = |op: &str, a: u64, b: u64| -> Option<u64> {
+        Some(match op {
+            "/" | "%" if b == 0 => return None,
+            "/" => a / b,
+            "%" => a % b,
+            ">>" => a >> b,
+            "*" => a * b,
+            "-" => a.wrapping_sub(b),
+            "<" => (a < b) as u64,
+            "<=" => (a <= b) as u64,
+            ">" => (a > b) as u64,
+            _ => (a >= b) as u64,
+        })
+    };
+    for op in ["/", "%", ">>", "*", "-", "<", "<=", ">", ">="] {
+        let vars = build(&format!("unsigned a; unsigned b; unsigned r; int main() {{ r = a {op} b; }}"));
+        for a in 0..256u64 {
+            for b in 0..256u64 {
+                if op == ">>" && b >= 8 {
+                    continue; // undefined in C
+                }
+                let (status, r) = run(&vars, a as i64, b as i64);
+                match reference(op, a, b) {
+                    Some(want) => assert_eq!((status, r), (Status::Halted, wrap(want as i64)), "{a} {op} {b}"),
+                    None => assert!(matches!(status, Status::Fault { .. }), "{a} {op} 0 should fault"),
+                }
+            }
+        }
+        for k in 1..256u64 {
+            if op == ">>" && k >= 8 {
+                continue;
+            }
+            let right = build(&format!("unsigned a; unsigned b; unsigned r; int main() {{ r = a {op} {k}u; }}"));
+            for a in 0..256u64 {
+                let want = wrap(reference(op, a, k).unwrap() as i64);
+                assert_eq!(run(&right, a as i64, 0), (Status::Halted, want), "{a} {op} {k}u");
+            }
+        }
+    }
+}
+
+/// Mixed signedness follows the usual arithmetic conversions: `int` meets `unsigned` as
+/// `unsigned` (`-1 < 1u` is false), and narrower types convert by truncation.
+#[test]
+fn conversions_follow_c() {
+    let prog = build("int a; int b; int r; int main() { r = a < (unsigned)b; }");
+    for a in -128..128i64 {
+        for b in -128..128i64 {
+            let want = ((a as u8) < (b as u8)) as i32;
+            assert_eq!(run(&prog, a, b), (Status::Halted, want), "{a} < (unsigned){b}");
+        }
+    }
+    let w = Config::preset("compact16").unwrap();
+    type Conversion = fn(i64) -> i64;
+    let cases: [(&str, Conversion); 6] = [
+        ("r = (char)a;", |a| a as i8 as i64),
+        ("r = (unsigned char)a;", |a| a as u8 as i64),
+        ("char c = a; r = c;", |a| a as i8 as i64),
+        ("unsigned char c = 7; c += a; r = c;", |a| (a + 7) as u8 as i64),
+        ("signed char c = a; c++; r = c;", |a| (a as i8).wrapping_add(1) as i64),
+        ("r = (unsigned)a >> 3;", |a| (a as u16 >> 3) as i64),
+    ];
+    for (body, f) in cases {
+        let out = compile(&format!("int a; int b; int r; int main() {{ {body} }}"), w);
+        let prog = out.program.unwrap_or_else(|| panic!("{body}: {:#?}", out.diagnostics));
+        for a in (-32768..32768i64).step_by(97).chain([-32768, -129, -128, -1, 0, 127, 128, 255, 256, 32767]) {
+            let mut m = Interp::new(&prog).unwrap();
+            m.write_slot(0, a);
+            assert_eq!((m.run(100_000, None), m.read_slot(2)), (Status::Halted, w.wrap(f(a))), "{body} a = {a}");
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! graph) lives in side tables keyed by those ids (`checker::Resolved`), never
 //! inside the tree.
 
+use super::types::IntTy;
 use crate::diag::Span;
 
 pub type VarId = usize;
@@ -123,7 +124,8 @@ pub struct Expr {
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    Num(i64),
+    /// An integer constant: its value (in its type's range) and its C type.
+    Num(i64, IntTy),
     /// A string literal's bytes (escapes decoded, no terminating zero). Where a string may
     /// stand is the checker's business.
     Str(Vec<u8>),
@@ -146,15 +148,23 @@ pub enum ExprKind {
     AddrOf(Box<Expr>),
     /// `*pointer`.
     Deref(Box<Expr>),
+    /// `(type) e`.
+    Cast(TypeSpec, Box<Expr>),
+    /// `sizeof(type)`.
+    SizeofType(TypeSpec),
+    /// `sizeof e`: the type of `e`, which is not evaluated.
+    SizeofExpr(Box<Expr>),
 }
 
 impl Expr {
-    /// The direct subexpressions, in evaluation order.
+    /// The direct subexpressions, in evaluation order (with the operand of `sizeof`, which
+    /// is not evaluated: walkers asking what an expression may do stay conservative).
     pub fn children(&self) -> Vec<&Expr> {
         match &self.kind {
-            ExprKind::Num(_) | ExprKind::Str(_) | ExprKind::Var(_) => Vec::new(),
+            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::SizeofType(_) => Vec::new(),
             ExprKind::Call(_, args) => args.iter().collect(),
-            ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) => vec![x],
+            ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::Cast(_, x) => vec![x],
+            ExprKind::SizeofExpr(x) => vec![x],
             ExprKind::IncDec { target, .. } => vec![target],
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => vec![a, b],
             ExprKind::Cond(c, a, b) => vec![c, a, b],
@@ -167,10 +177,18 @@ impl Expr {
     }
 }
 
-/// A declared type as written: `int`, `char *p`, `int a[3][4]`, `int v[]`. `char` and
-/// `int` are the same N-bit word, so the base type is not kept.
+/// The base of a declared type: `void` or an integer type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    Void,
+    Int(IntTy),
+}
+
+/// A declared type as written: `int`, `char *p`, `unsigned a[3][4]`, `int v[]`; also a
+/// type name (`(unsigned char)`, `sizeof(int *)`), which has no dimensions left out.
 #[derive(Clone, Debug)]
 pub struct TypeSpec {
+    pub base: Base,
     /// The number of `*`.
     pub pointers: u32,
     /// Array dimensions, outermost first; `None` for `[]` (a parameter, or sized by its initializer).
@@ -257,7 +275,8 @@ impl Init {
 pub struct Func {
     pub name: String,
     pub span: Span,
-    pub returns_int: bool,
+    /// The result type; `None` for `void`.
+    pub ret: Option<IntTy>,
     pub params: Vec<VarDecl>,
     pub body: Vec<Stmt>,
 }

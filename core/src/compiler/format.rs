@@ -17,6 +17,18 @@ pub enum Conv {
     Str,
 }
 
+/// A number conversion's length modifier: the type its argument is converted to first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Size {
+    /// None, `l` (`long` is one word, as `int`) or `z` (`size_t` is `unsigned int`).
+    #[default]
+    Word,
+    /// `h`: `short` (`%hd`) or `unsigned short` (`%hu`, `%hx`).
+    Short,
+    /// `hh`: `signed char` (`%hhd`) or `unsigned char` (`%hhu`, `%hhx`).
+    Char,
+}
+
 /// A conversion with its field: at least `width` characters, padded with spaces on the
 /// left (on the right with `-`), or with zeros after the sign (`0`, numbers only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +37,7 @@ pub struct Spec {
     pub width: usize,
     pub left: bool,
     pub zero: bool,
+    pub size: Size,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +60,8 @@ impl Piece {
 pub const MAX_WIDTH: usize = 100;
 
 /// What a format may contain, for hints.
-pub const SUPPORTED: &str =
-    "conversions: %d %i %u %x %X %c %s and %%, with an optional `-` or `0` flag and a width (`%3d`, `%-4s`, `%02x`)";
+pub const SUPPORTED: &str = "conversions: %d %i %u %x %X %c %s and %%, with an optional `-` or `0` flag, a width \
+     (`%3d`, `%-4s`, `%02x`) and for numbers a length `hh`, `h`, `l` or `z` (`%hhu`, `%ld`)";
 
 /// Splits a format into text and conversions, or says what is wrong with it.
 pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
@@ -74,6 +87,21 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
             width = (width * 10 + usize::from(d - b'0')).min(MAX_WIDTH + 1);
             i += 1;
         }
+        let size_at = i;
+        let size = match (fmt.get(i), fmt.get(i + 1)) {
+            (Some(b'h'), Some(b'h')) => Some(Size::Char),
+            (Some(b'h'), _) => Some(Size::Short),
+            (Some(b'l'), Some(b'l')) => {
+                return Err(format!("`{}`: `long long` is unsupported", spelled(fmt, start, i + 1)))
+            }
+            (Some(b'l' | b'z'), _) => Some(Size::Word),
+            _ => None,
+        };
+        i += match size {
+            Some(Size::Char) => 2,
+            Some(_) => 1,
+            None => 0,
+        };
         let conv = match fmt.get(i) {
             Some(b'%') if i == start + 1 => {
                 text.push(b'%');
@@ -91,7 +119,6 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
                 return Err(format!("`{}` prints a float: there are no floats", spelled(fmt, start, i)))
             }
             Some(b'.') => return Err(format!("a precision (`{}…`) is unsupported", spelled(fmt, start, i))),
-            Some(b'l' | b'h') => return Err(format!("`{}`: there are no long or short types", spelled(fmt, start, i))),
             Some(_) => return Err(format!("the conversion `{}` is unsupported", spelled(fmt, start, i))),
         };
         if width > MAX_WIDTH {
@@ -100,11 +127,15 @@ pub fn parse(fmt: &[u8]) -> Result<Vec<Piece>, String> {
         if zero && matches!(conv, Conv::Char | Conv::Str) {
             return Err(format!("the `0` flag of `{}` pads numbers only", spelled(fmt, start, i)));
         }
+        if size.is_some() && matches!(conv, Conv::Char | Conv::Str) {
+            let m = String::from_utf8_lossy(&fmt[size_at..i]).into_owned();
+            return Err(format!("the length `{m}` of `{}` is for numbers only", spelled(fmt, start, i)));
+        }
         i += 1;
         if !text.is_empty() {
             out.push(Piece::Text(std::mem::take(&mut text)));
         }
-        out.push(Piece::Arg(Spec { conv, width, left, zero: zero && !left }));
+        out.push(Piece::Arg(Spec { conv, width, left, zero: zero && !left, size: size.unwrap_or_default() }));
     }
     if !text.is_empty() {
         out.push(Piece::Text(text));
@@ -122,7 +153,7 @@ mod tests {
     use super::*;
 
     fn arg(conv: Conv, width: usize, left: bool, zero: bool) -> Piece {
-        Piece::Arg(Spec { conv, width, left, zero })
+        Piece::Arg(Spec { conv, width, left, zero, size: Size::Word })
     }
 
     #[test]
@@ -144,12 +175,15 @@ mod tests {
         );
         assert_eq!(parse(b"%i %u %X").unwrap().iter().filter_map(Piece::spec).count(), 3);
         assert_eq!(parse(b"%-05d").unwrap(), [arg(Conv::Dec, 5, true, false)], "`-` wins over `0`, as in C");
+        let sizes: Vec<_> = parse(b"%hhu%hd%lx%zu%u").unwrap().iter().filter_map(|p| Some(p.spec()?.size)).collect();
+        assert_eq!(sizes, [Size::Char, Size::Short, Size::Word, Size::Word, Size::Word]);
     }
 
     #[test]
     fn explains_what_it_cannot_print() {
         assert_eq!(parse(b"%f").unwrap_err(), "`%f` prints a float: there are no floats");
-        assert_eq!(parse(b"%ld").unwrap_err(), "`%l`: there are no long or short types");
+        assert_eq!(parse(b"%lld").unwrap_err(), "`%ll`: `long long` is unsupported");
+        assert_eq!(parse(b"%hs").unwrap_err(), "the length `h` of `%hs` is for numbers only");
         assert_eq!(parse(b"%q").unwrap_err(), "the conversion `%q` is unsupported");
         assert_eq!(parse(b"ab%5").unwrap_err(), "the format ends inside the conversion `%5`");
         assert!(parse(b"%999d").unwrap_err().contains("larger than 100"));

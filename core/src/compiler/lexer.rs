@@ -2,14 +2,18 @@
 //! literals (escapes decoded) and unsupported lexemes (floats) are handled here
 //! so the parser only sees C it can give a precise message about.
 
+use super::types::Suffix;
 use super::Sink;
 use crate::diag::{Diagnostic, Span};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
-    /// An integer literal; `bits_ok` says whether a hex/octal/char form may use the full unsigned N-bit range.
-    Num(i64, bool),
+    /// An integer literal: its value (saturated when it needs more than 64 bits), whether
+    /// it is decimal (hex and octal constants may take unsigned types), and its suffix.
+    Num(u64, bool, Suffix),
+    /// A character constant's value (an `int`, the `char` sign-extended as gcc does: `'\xFF'` is −1).
+    Char(i64),
     Ident(String),
     /// A string literal's bytes, escapes decoded (UTF-8 for other characters).
     Str(Vec<u8>),
@@ -184,7 +188,12 @@ impl Lexer<'_> {
                 self.macros.insert(m.clone(), d[3..].to_vec());
             }
             // The same file builds with gcc: its headers declare what the builtins are here.
-            "include" if matches!(header(&d[2..]).as_deref(), Some("stdio.h" | "stdlib.h")) => {}
+            // `<limits.h>`'s and `<stdint.h>`'s names are builtin (`compiler::types`).
+            "include"
+                if matches!(
+                    header(&d[2..]).as_deref(),
+                    Some("stdio.h" | "stdlib.h" | "limits.h" | "stdint.h" | "stddef.h")
+                ) => {}
             "include" => self.sink.push(Diagnostic::warning(span, "`#include` is ignored").with_note(
                 "there is no library; the builtins (abs, min, max, assert, frame, putchar, puts, printf) are always \
                  available",
@@ -259,35 +268,35 @@ impl Lexer<'_> {
         }
         let span = Span::new(line, col, self.col);
         let lower = text.to_ascii_lowercase();
+        let unsuffixed = lower.trim_end_matches(['u', 'l']);
         let (digits, radix) = if let Some(h) = lower.strip_prefix("0x") {
             (h.to_string(), 16)
-        } else if lower.len() > 1 && lower.starts_with('0') && lower.chars().all(|c| c.is_ascii_digit()) {
+        } else if unsuffixed.len() > 1 && unsuffixed.starts_with('0') && unsuffixed.chars().all(|c| c.is_ascii_digit())
+        {
             (lower[1..].to_string(), 8)
         } else {
             (lower.clone(), 10)
         };
         let err = |msg: String| Diagnostic::error(span, msg);
+        let zero = Some(Token { tok: Tok::Num(0, true, Suffix::default()), span });
         if radix == 10 && (lower.contains('.') || lower.contains('e')) && !lower.starts_with("0x") {
-            self.sink.push(err("floating-point numbers are unsupported".into()).with_note("the only type is `int`"));
-            return Some(Token { tok: Tok::Num(0, false), span });
+            self.sink.push(err("floating-point numbers are unsupported".into()).with_note("the types are integers"));
+            return zero;
         }
-        if digits.ends_with(['u', 'l']) {
+        let body = digits.trim_end_matches(['u', 'l']);
+        let Some(suffix) = suffix(&digits[body.len()..]) else {
             self.sink.push(
-                err(format!("the literal suffix in `{text}` is unsupported"))
-                    .with_note("there are no unsigned or long types; every value is an N-bit int"),
+                err(format!("the literal suffix in `{text}` is not C"))
+                    .with_note("the suffixes are `u`, `l`, `ll` and their combinations (`ul`, `ull`)"),
             );
-            return Some(Token { tok: Tok::Num(0, false), span });
+            return zero;
+        };
+        if body.is_empty() || !body.chars().all(|c| c.is_digit(radix)) {
+            self.sink.push(err(format!("`{text}` is not a valid number")));
+            return zero;
         }
-        match i64::from_str_radix(&digits, radix) {
-            Ok(v) if v <= 1 << 20 && !digits.is_empty() => Some(Token { tok: Tok::Num(v, radix != 10), span }),
-            Ok(_) | Err(_) if digits.chars().all(|c| c.is_digit(radix)) && !digits.is_empty() => {
-                Some(Token { tok: Tok::Num(1 << 21, false), span })
-            }
-            _ => {
-                self.sink.push(err(format!("`{text}` is not a valid number")));
-                Some(Token { tok: Tok::Num(0, false), span })
-            }
-        }
+        let value = u64::from_str_radix(body, radix).unwrap_or(u64::MAX);
+        Some(Token { tok: Tok::Num(value, radix == 10, suffix), span })
     }
 
     /// The value of an escape sequence, after its backslash.
@@ -314,9 +323,9 @@ impl Lexer<'_> {
 
     fn char_lit(&mut self, line: u32, col: u32) -> Option<Token> {
         self.bump();
-        let v = match self.bump() {
-            '\\' => self.escape(),
-            c => c as i64,
+        let (v, escaped) = match self.bump() {
+            '\\' => (self.escape(), true),
+            c => (c as i64, false),
         };
         let closed = self.peek(0) == '\'';
         if closed {
@@ -326,8 +335,24 @@ impl Lexer<'_> {
         if !closed {
             self.sink.push(Diagnostic::error(span, "unterminated character literal"));
         }
-        Some(Token { tok: Tok::Num(v, true), span })
+        // An escaped byte is a `char`, signed as gcc's: `'\xFF'` is −1.
+        let v = if escaped && (128..256).contains(&v) { v - 256 } else { v };
+        Some(Token { tok: Tok::Char(v), span })
     }
+}
+
+/// A literal's suffix (already lower-cased): `u`, `l`, `ll`, in either order with `u`.
+fn suffix(s: &str) -> Option<Suffix> {
+    let (unsigned, long) = match s {
+        "" => (false, 0),
+        "u" => (true, 0),
+        "l" => (false, 1),
+        "ul" | "lu" => (true, 1),
+        "ll" => (false, 2),
+        "ull" | "llu" => (true, 2),
+        _ => return None,
+    };
+    Some(Suffix { unsigned, long })
 }
 
 /// The file an `#include` names: `<stdio.h>` or `"stdio.h"`.

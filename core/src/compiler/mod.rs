@@ -20,6 +20,7 @@ mod layout;
 mod lexer;
 mod parser;
 mod resolved;
+mod types;
 
 use crate::asm;
 use crate::config::Config;

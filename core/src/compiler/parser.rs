@@ -4,21 +4,19 @@
 
 use super::ast::*;
 use super::lexer::{Tok, Token};
+use super::types::{self, IntTy, Suffix, MAX_WORD_BITS, TYPEDEFS};
 use super::Sink;
 use crate::diag::{Diagnostic, Span};
 
 /// Keywords of C this compiler does not implement, with what to say about them.
 fn unsupported(word: &str) -> Option<&'static str> {
     Some(match word {
-        "short" | "long" | "unsigned" | "signed" | "_Bool" | "bool" => {
-            "is unsupported: the types are `int` and `char` (N-bit words), pointers and arrays of them, and `void`"
-        }
+        "_Bool" | "bool" => "is unsupported: use an integer type (`int`, `char`, `unsigned char`…)",
         "float" | "double" => "is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)",
         "struct" | "union" | "enum" | "typedef" => {
             "is unsupported: there are no user-defined types; use parallel arrays (`int x[N], y[N];`)"
         }
         "goto" => "is unsupported: use loops with `break` and `continue`",
-        "sizeof" => "is unsupported",
         "static" | "extern" | "const" | "volatile" | "register" | "auto" | "inline" => {
             "is unsupported: declare plain `int` variables"
         }
@@ -119,7 +117,8 @@ impl Parser<'_> {
 
     fn describe(t: &Tok) -> String {
         match t {
-            Tok::Num(v, _) => format!("the number {v}"),
+            Tok::Num(v, ..) => format!("the number {v}"),
+            Tok::Char(v) => format!("the character constant {v}"),
             Tok::Ident(s) => format!("`{s}`"),
             Tok::Str(_) => "a string literal".into(),
             Tok::Punct(p) => format!("`{p}`"),
@@ -216,22 +215,87 @@ impl Parser<'_> {
         }
     }
 
-    /// `int`, `char` or `void` (`None`); anything else gets a targeted message.
-    fn base_type(&mut self) -> PResult<Option<bool>> {
+    /// A type's base: `void`, or an integer type spelled by its specifiers in any order
+    /// (`unsigned`, `long int`, `signed char`…) or a `<stdint.h>` name; anything else gets a
+    /// targeted message.
+    fn base_type(&mut self) -> PResult<Base> {
         self.check_unsupported()?;
-        for (word, ty) in [("int", Some(false)), ("char", Some(true)), ("void", None)] {
-            if self.is_word(word) {
+        let start = self.span();
+        if self.is_word("void") {
+            self.next();
+            return Ok(Base::Void);
+        }
+        if let Tok::Ident(w) = self.peek() {
+            if let Some(&(name, ty, exact)) = TYPEDEFS.iter().find(|t| t.0 == w.as_str()) {
                 self.next();
-                return Ok(ty);
+                return self.fits_word(ty, exact, name, start);
             }
         }
-        let found = Self::describe(self.peek());
-        let span = self.span();
-        self.error(span, format!("expected a declaration (`int`, `char` or `void`), found {found}"))
+        let (mut signed, mut unsigned, mut char, mut short, mut long, mut int) = (0usize, 0, 0, 0, 0, 0);
+        let mut span = start;
+        while let Tok::Ident(w) = self.peek() {
+            let count = match w.as_str() {
+                "signed" => &mut signed,
+                "unsigned" => &mut unsigned,
+                "char" => &mut char,
+                "short" => &mut short,
+                "long" => &mut long,
+                "int" => &mut int,
+                _ => break,
+            };
+            *count += 1;
+            span = join(start, self.next().span);
+        }
+        if signed + unsigned + char + short + long + int == 0 {
+            self.check_unsupported()?;
+            let found = Self::describe(self.peek());
+            let span = self.span();
+            return self.error(span, format!("expected a type (`int`, `char`, `unsigned`, `void`…), found {found}"));
+        }
+        let ty = match (signed + unsigned, char, short, long, int) {
+            (s, 1, 0, 0, 0) if s <= 1 => match (signed, unsigned) {
+                (1, _) => IntTy::SChar,
+                (_, 1) => IntTy::UChar,
+                _ => IntTy::Char,
+            },
+            (s, 0, 1, 0, i) if s <= 1 && i <= 1 => [IntTy::Short, IntTy::UShort][unsigned],
+            (s, 0, 0, 0, i) if s <= 1 && i <= 1 => [IntTy::Int, IntTy::UInt][unsigned],
+            (s, 0, 0, 1, i) if s <= 1 && i <= 1 => [IntTy::Long, IntTy::ULong][unsigned],
+            (s, 0, 0, 2, i) if s <= 1 && i <= 1 => [IntTy::LongLong, IntTy::ULongLong][unsigned],
+            _ => return self.error(span, "these type specifiers do not make a C type"),
+        };
+        let name = ty.name();
+        self.fits_word(ty, None, name, span)
+    }
+
+    /// `ty` when the machine can hold it: `long long` never (64 bits), an exact-width type
+    /// (`int32_t`) only when the word is that wide; the others are clipped to the word.
+    fn fits_word(&mut self, ty: IntTy, exact: Option<u32>, name: &str, span: Span) -> PResult<Base> {
+        let bits = exact.unwrap_or(ty.info().bits);
+        if bits > MAX_WORD_BITS {
+            self.sink.push(
+                Diagnostic::error(span, format!("`{name}` is unsupported: it needs {bits} bits"))
+                    .with_note(format!("words are at most {MAX_WORD_BITS} bits wide; `long` is {MAX_WORD_BITS} bits")),
+            );
+            return Err(());
+        }
+        if exact.is_some_and(|b| b > self.word_bits) {
+            let word = self.word_bits;
+            self.sink.push(
+                Diagnostic::error(span, format!("`{name}` needs {bits}-bit words; this machine's are {word} bits"))
+                    .with_hint(types::presets_for(bits)),
+            );
+            return Err(());
+        }
+        Ok(Base::Int(ty))
     }
 
     fn is_type_word(&self) -> bool {
-        self.is_word("int") || self.is_word("char") || self.is_word("void")
+        self.is_type_word_at(0)
+    }
+
+    fn is_type_word_at(&self, k: usize) -> bool {
+        matches!(self.peek_at(k), Tok::Ident(w) if is_type_name(w))
     }
 
     fn stars(&mut self) -> u32 {
@@ -257,17 +321,19 @@ impl Parser<'_> {
             }
             self.expect("{")?;
             let body = self.block_body()?;
-            unit.funcs.push(Func { name, span, returns_int: base.is_some(), params, body });
+            let ret = match base {
+                Base::Int(t) => Some(t),
+                Base::Void => None,
+            };
+            unit.funcs.push(Func { name, span, ret, params, body });
             return Ok(());
         }
-        if base.is_none() && pointers == 0 {
-            return self.error(type_span, "variables cannot be `void`");
-        }
-        let mut decls = vec![self.declarator_rest(name, span, pointers)?];
+        self.not_void(base, pointers, type_span, "variables")?;
+        let mut decls = vec![self.declarator_rest(base, name, span, pointers)?];
         while self.eat(",") {
             let pointers = self.stars();
             let (n, s) = self.ident("a variable name")?;
-            decls.push(self.declarator_rest(n, s, pointers)?);
+            decls.push(self.declarator_rest(base, n, s, pointers)?);
         }
         self.expect(";")?;
         unit.globals.extend(decls);
@@ -288,9 +354,7 @@ impl Parser<'_> {
             let type_span = self.span();
             let base = self.base_type()?;
             let pointers = self.stars();
-            if base.is_none() && pointers == 0 {
-                return self.error(type_span, "parameters cannot be `void`");
-            }
+            self.not_void(base, pointers, type_span, "parameters")?;
             let (name, span) = self.ident("a parameter name")?;
             let mut dims = Vec::new();
             while self.eat("[") {
@@ -298,7 +362,7 @@ impl Parser<'_> {
                 self.expect("]")?;
             }
             let id = self.fresh();
-            out.push(VarDecl { id, name, span, ty: TypeSpec { pointers, dims }, init: None });
+            out.push(VarDecl { id, name, span, ty: TypeSpec { base, pointers, dims }, init: None });
             if self.eat(")") {
                 return Ok(out);
             }
@@ -306,7 +370,16 @@ impl Parser<'_> {
         }
     }
 
-    fn declarator_rest(&mut self, name: String, span: Span, pointers: u32) -> PResult<VarDecl> {
+    /// `void` alone declares nothing, and `void *` (a pointer to any type) is not supported.
+    fn not_void(&mut self, base: Base, pointers: u32, span: Span, what: &str) -> PResult<()> {
+        match (base, pointers) {
+            (Base::Void, 0) => self.error(span, format!("{what} cannot be `void`")),
+            (Base::Void, _) => self.error(span, "`void *` is unsupported: point to a type (`int *`, `char *`)"),
+            _ => Ok(()),
+        }
+    }
+
+    fn declarator_rest(&mut self, base: Base, name: String, span: Span, pointers: u32) -> PResult<VarDecl> {
         let mut dims = Vec::new();
         while self.eat("[") {
             dims.push(if self.is("]") { None } else { Some(self.expr()?) });
@@ -314,7 +387,7 @@ impl Parser<'_> {
         }
         let init = if self.eat("=") { Some(self.initializer()?) } else { None };
         let id = self.fresh();
-        Ok(VarDecl { id, name, span, ty: TypeSpec { pointers, dims }, init })
+        Ok(VarDecl { id, name, span, ty: TypeSpec { base, pointers, dims }, init })
     }
 
     /// An expression, or a brace list of initializers (nested for 2-D arrays).
@@ -388,7 +461,7 @@ impl Parser<'_> {
             _ => String::new(),
         };
         match word.as_str() {
-            "int" | "char" | "void" => {
+            _ if is_type_name(&word) => {
                 let decls = self.local_decl()?;
                 return Ok(Stmt::Decl(decls));
             }
@@ -485,19 +558,18 @@ impl Parser<'_> {
         let mut decls = Vec::new();
         loop {
             let pointers = self.stars();
-            if base.is_none() && pointers == 0 {
-                return self.error(type_span, "variables cannot be `void`");
-            }
+            self.not_void(base, pointers, type_span, "variables")?;
             let (name, span) = self.ident("a variable name")?;
             if self.is("(") {
                 return self.error(span, "functions must be defined at the top level");
             }
-            match self.declarator_rest(name.clone(), span, pointers) {
+            match self.declarator_rest(base, name.clone(), span, pointers) {
                 Ok(d) => decls.push(d),
                 Err(()) => {
                     // Keep the name declared so later uses do not cascade into "undefined" errors.
                     let id = self.fresh();
-                    decls.push(VarDecl { id, name, span, ty: TypeSpec { pointers, dims: Vec::new() }, init: None });
+                    let ty = TypeSpec { base, pointers, dims: Vec::new() };
+                    decls.push(VarDecl { id, name, span, ty, init: None });
                     self.recover_stmt();
                     return Ok(decls);
                 }
@@ -692,22 +764,56 @@ impl Parser<'_> {
             }
             _ => None,
         };
+        if self.is_word("sizeof") {
+            self.next();
+            if self.is("(") && self.is_type_word_at(1) {
+                self.next();
+                let ty = self.type_name()?;
+                let close = self.expect(")")?;
+                return Ok(self.mk(ExprKind::SizeofType(ty), join(span, close)));
+            }
+            let x = self.unary()?;
+            let span = join(span, x.span);
+            return Ok(self.mk(ExprKind::SizeofExpr(Box::new(x)), span));
+        }
+        if self.is("(") && self.is_type_word_at(1) {
+            self.next();
+            let ty = self.type_name()?;
+            self.expect(")")?;
+            let x = self.unary()?;
+            let span = join(span, x.span);
+            return Ok(self.mk(ExprKind::Cast(ty, Box::new(x)), span));
+        }
         let Some(op) = op else { return self.postfix() };
         self.next();
-        // `-128` is one literal, so the most negative word can be written. A hex, octal or
-        // character literal spells an N-bit pattern whatever its sign (`0xFF` is −1), so a
-        // minus before one negates that pattern's value: `-0xFF` is 1.
-        if let (UnOp::Neg, Tok::Num(v, false)) = (op, self.peek().clone()) {
-            if !matches!(self.peek_at(1), Tok::Punct("[" | "(" | "++" | "--")) {
+        // `-2147483648` is `INT_MIN` (gcc types it `long long`, which converts to the same
+        // `int`): the most negative word can be written as one literal, as before.
+        if let (UnOp::Neg, Tok::Num(v, true, Suffix { unsigned: false, long: 0 })) = (op, self.peek().clone()) {
+            let min = IntTy::Int.range(self.word_bits).0;
+            if v as i128 == -(min as i128) && !matches!(self.peek_at(1), Tok::Punct("[" | "(" | "++" | "--")) {
                 let t = self.next();
-                let span = join(span, t.span);
-                let v = self.literal(v, false, true, span)?;
-                return Ok(self.mk(ExprKind::Num(-v), span));
+                return Ok(self.mk(ExprKind::Num(min, IntTy::Int), join(span, t.span)));
             }
         }
         let x = self.unary()?;
         let span = join(span, x.span);
         Ok(self.mk(ExprKind::Unary(op, Box::new(x)), span))
+    }
+
+    /// A type name, as a cast or `sizeof` writes it: `unsigned char`, `int *`, `int[4]`.
+    fn type_name(&mut self) -> PResult<TypeSpec> {
+        let span = self.span();
+        let base = self.base_type()?;
+        let pointers = self.stars();
+        if base == Base::Void {
+            return self.error(span, "`void` has no values here: name an integer or pointer type");
+        }
+        let mut dims = Vec::new();
+        while self.eat("[") {
+            dims.push(Some(self.expr()?));
+            self.expect("]")?;
+        }
+        Ok(TypeSpec { base, pointers, dims })
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
@@ -740,9 +846,25 @@ impl Parser<'_> {
         self.check_unsupported()?;
         let t = self.next();
         match t.tok {
-            Tok::Num(v, hex) => {
-                let v = self.literal(v, hex, false, t.span)?;
-                Ok(self.mk(ExprKind::Num(v), t.span))
+            Tok::Num(v, decimal, suffix) => {
+                let (v, ty) = self.literal(v, decimal, suffix, t.span);
+                Ok(self.mk(ExprKind::Num(v, ty), t.span))
+            }
+            Tok::Char(v) => Ok(self.mk(ExprKind::Num(v, IntTy::Int), t.span)),
+            Tok::Ident(name) if types::limit(&name, self.word_bits).is_some() => {
+                let v = match types::limit(&name, self.word_bits) {
+                    Some(Ok(v)) => v,
+                    _ => {
+                        let bits = self.word_bits;
+                        let d =
+                            Diagnostic::error(t.span, format!("`{name}` describes a type wider than {bits}-bit words"));
+                        let need = name.trim_start_matches(|c: char| !c.is_ascii_digit());
+                        let need: u32 = need.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap_or(32);
+                        self.sink.push(d.with_hint(types::presets_for(need)));
+                        (0, IntTy::Int)
+                    }
+                };
+                Ok(self.mk(ExprKind::Num(v.0, v.1), t.span))
             }
             Tok::Str(mut bytes) => {
                 // Adjacent literals are one string, as in C: `"ab" "cd"`.
@@ -755,10 +877,6 @@ impl Parser<'_> {
                 Ok(self.mk(ExprKind::Str(bytes), span))
             }
             Tok::Punct("(") => {
-                if self.is_type_word() {
-                    let s = self.span();
-                    return self.error(s, "casts are unsupported: `int` and `char` are both N-bit words");
-                }
                 let e = self.expr()?;
                 let close = self.expect(")")?;
                 Ok(Expr { span: join(t.span, close), ..e })
@@ -789,30 +907,36 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// Checks that a literal fits an N-bit word. Decimal literals must fit the signed range
-    /// (`-128` counts as one literal); hex, octal and character literals may spell any N-bit
-    /// pattern (`0xFF` is −1 on 8 bits). Returns the (possibly reinterpreted) magnitude.
-    fn literal(&mut self, v: i64, any_pattern: bool, negated: bool, span: Span) -> PResult<i64> {
+    /// An integer constant's value and C type (by its value, base and suffix); one that needs
+    /// wider words than the machine's is reported, naming the configurations that hold it.
+    fn literal(&mut self, v: u64, decimal: bool, suffix: Suffix, span: Span) -> (i64, IntTy) {
         let bits = self.word_bits;
-        let max = (1i64 << (bits - 1)) - 1;
-        if any_pattern && v < 1i64 << bits {
-            return Ok(if v > max { v - (1i64 << bits) } else { v });
+        match types::literal_type(v, suffix, decimal, bits) {
+            Ok(ty) => (v as i64, ty),
+            Err(need) => {
+                let ty = if suffix.unsigned { IntTy::UInt } else { IntTy::Int };
+                let (lo, hi) = ty.range(bits);
+                let shown = if v == u64::MAX { "this literal".to_string() } else { format!("the literal {v}") };
+                let an = if bits == 8 { "an" } else { "a" };
+                let d = if need > MAX_WORD_BITS {
+                    Diagnostic::error(span, format!("{shown} needs a 64-bit `long long`, which is unsupported"))
+                        .with_note(format!("types are at most {MAX_WORD_BITS} bits wide"))
+                } else {
+                    let name = if ty == IntTy::Int { "int".to_string() } else { format!("`{}`", ty.name()) };
+                    Diagnostic::error(span, format!("{shown} does not fit in {an} {bits}-bit {name}"))
+                        .with_note(format!("{bits}-bit {name}s range from {lo} to {hi}"))
+                        .with_hint(types::presets_for(need))
+                };
+                self.sink.push(d);
+                (0, ty)
+            }
         }
-        let limit = if negated { max + 1 } else { max };
-        if v <= limit {
-            return Ok(v);
-        }
-        let shown = if negated { format!("-{v}") } else { v.to_string() };
-        self.sink.push(
-            Diagnostic::error(
-                span,
-                format!("the literal {shown} does not fit in {} {bits}-bit int", if bits == 8 { "an" } else { "a" }),
-            )
-            .with_note(format!("{bits}-bit ints range from {} to {max}", -max - 1))
-            .with_hint("use a configuration with 16-bit words for larger numbers"),
-        );
-        Ok(0)
     }
+}
+
+/// Words that begin a type.
+fn is_type_name(w: &str) -> bool {
+    matches!(w, "int" | "char" | "void" | "short" | "long" | "signed" | "unsigned") || TYPEDEFS.iter().any(|t| t.0 == w)
 }
 
 fn is_keyword(s: &str) -> bool {
@@ -821,6 +945,11 @@ fn is_keyword(s: &str) -> bool {
         "int"
             | "char"
             | "void"
+            | "short"
+            | "long"
+            | "signed"
+            | "unsigned"
+            | "sizeof"
             | "if"
             | "else"
             | "while"

@@ -6,13 +6,14 @@
 //! without errors, so a missing entry is a compiler bug, never a default.
 
 use super::ast::*;
+use super::types::IntTy;
 use crate::diag::Span;
 use std::collections::{HashMap, HashSet};
 
-/// A C type. `char` is an N-bit word exactly like `int` (BUILTINS.md), so both are [`Ty::Int`].
+/// A C type. Every scalar (an integer of any width, a pointer) occupies one memory word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
-    Int,
+    Int(IntTy),
     Ptr(Box<Ty>),
     Array(Box<Ty>, usize),
     /// The type of an expression already reported as wrong (an undefined name): accepted
@@ -24,7 +25,7 @@ impl Ty {
     /// Memory words an object of this type occupies.
     pub fn words(&self) -> usize {
         match self {
-            Ty::Int | Ty::Ptr(_) | Ty::Error => 1,
+            Ty::Int(_) | Ty::Ptr(_) | Ty::Error => 1,
             Ty::Array(t, n) => n * t.words(),
         }
     }
@@ -41,7 +42,33 @@ impl Ty {
     pub fn pointee(&self) -> Option<&Ty> {
         match self {
             Ty::Ptr(t) | Ty::Array(t, _) => Some(t),
-            Ty::Int | Ty::Error => None,
+            Ty::Int(_) | Ty::Error => None,
+        }
+    }
+
+    /// `int`.
+    pub const INT: Ty = Ty::Int(IntTy::Int);
+
+    /// The integer type, when this is one.
+    pub fn int(&self) -> Option<IntTy> {
+        match self {
+            Ty::Int(t) => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// A character type (`char`, `signed char`, `unsigned char`): strings are arrays of them.
+    pub fn is_char(&self) -> bool {
+        matches!(self, Ty::Int(IntTy::Char | IntTy::SChar | IntTy::UChar))
+    }
+
+    /// Bytes `sizeof` reports on a machine with `word`-bit words: an integer's clipped width,
+    /// a pointer's word (see BUILTINS.md: memory holds one value per slot, whatever its size).
+    pub fn size(&self, word: u32) -> i64 {
+        match self {
+            Ty::Int(t) => t.size(word),
+            Ty::Ptr(_) | Ty::Error => i64::from(word / 8),
+            Ty::Array(t, n) => *n as i64 * t.size(word),
         }
     }
 
@@ -56,7 +83,8 @@ impl Ty {
     /// C's spelling, for messages: `int`, `int *`, `int[4]`, `int (*)[4]`.
     pub fn describe(&self) -> String {
         match self {
-            Ty::Int | Ty::Error => "int".into(),
+            Ty::Int(t) => t.name().into(),
+            Ty::Error => "int".into(),
             Ty::Ptr(t) if t.is_array() => format!("int (*){}", t.dims()),
             Ty::Ptr(t) => format!("{} *", t.describe()),
             Ty::Array(..) => format!("{}{}", self.element_base().describe(), self.dims()),
@@ -70,7 +98,8 @@ impl Ty {
         }
     }
 
-    fn element_base(&self) -> &Ty {
+    /// The type of each word of an object of this type (an array's innermost element).
+    pub fn element_base(&self) -> &Ty {
         match self {
             Ty::Array(t, _) => t.element_base(),
             t => t,
@@ -155,8 +184,10 @@ pub struct Resolved {
     pub(super) types: HashMap<NodeId, Ty>,
     /// By node: the slot of a string literal's characters (a hidden global).
     pub(super) strings: HashMap<NodeId, usize>,
-    /// By node: the value of a `case` label.
+    /// By node: the value of a `case` label (converted to the promoted type of its `switch`).
     pub(super) cases: HashMap<NodeId, i64>,
+    /// By node: the value of a `sizeof`.
+    pub(super) sizes: HashMap<NodeId, i64>,
     /// Variables whose address is taken (`&x`, an array used as a pointer): a write through
     /// a pointer may change them.
     pub exposed: HashSet<VarId>,
@@ -196,6 +227,11 @@ impl Resolved {
 
     pub fn case_value(&self, e: &Expr) -> i64 {
         *self.cases.get(&e.id).expect("invariant: the checker folded every case label")
+    }
+
+    /// What constant folding reads about the program.
+    pub fn facts<'a>(&'a self, cfg: &'a crate::config::Config) -> super::fold::Facts<'a> {
+        super::fold::Facts { cfg, types: &self.types, sizes: &self.sizes }
     }
 
     /// The variable `e` names, when it is a plain name.

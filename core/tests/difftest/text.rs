@@ -80,27 +80,18 @@ impl Writer<'_> {
         self.out.push('\n');
     }
 
-    /// `int`, or `char` (ours; gcc's `char` would be 8 bits where ours is N).
-    fn ty(&self, char: bool) -> &'static str {
-        if char && !self.gcc() {
-            "char"
-        } else {
-            self.int()
-        }
-    }
-
-    /// A string as our `"…"` initializer, or gcc's list of its words (ending with 0).
-    fn string(&self, text: &str) -> String {
-        if self.gcc() {
-            let codes: Vec<String> = text.bytes().map(|b| b.to_string()).chain(["0".to_string()]).collect();
-            format!("{{{}}}", codes.join(", "))
-        } else {
-            format!("{text:?}")
-        }
+    /// A string as a list of its words (ending with 0 when it fits in `len`). The generator's
+    /// `char` variables are machine words, which C's 8-bit `char` is not on 16-bit words (and
+    /// `char *` is no `int *`), so both sides spell them as words until the generator has C's
+    /// integer types.
+    fn string(&self, text: &str, len: Option<usize>) -> String {
+        let codes: Vec<String> = text.bytes().map(|b| b.to_string()).chain(["0".to_string()]).collect();
+        let codes = &codes[..len.unwrap_or(codes.len()).min(codes.len())];
+        format!("{{{}}}", codes.join(", "))
     }
 
     fn global(&mut self, g: &Global) {
-        let mut s = format!("{} {}", self.ty(g.char), self.name(&g.name));
+        let mut s = format!("{} {}", self.int(), self.name(&g.name));
         match (&g.len_macro, g.len) {
             (Some(m), _) => s += &format!("[{}]", self.name(m)),
             (None, Some(n)) => s += &format!("[{n}]"),
@@ -109,7 +100,7 @@ impl Writer<'_> {
         // gcc's initializers must be constant: no helper calls (divisors are never zero here).
         self.constant = true;
         match (g.len, g.init.as_slice(), &g.string) {
-            (_, _, Some(text)) => s += &format!(" = {}", self.string(text)),
+            (len, _, Some(text)) => s += &format!(" = {}", self.string(text, len)),
             (_, [], None) => {}
             (None, [e], None) => s += &format!(" = {}", self.expr(e)),
             _ => s += &format!(" = {{{}}}", self.list(&g.init)),
@@ -157,13 +148,15 @@ impl Writer<'_> {
                 let each: Vec<String> = locals
                     .iter()
                     .map(|l| match (l.len, &l.string) {
-                        (Some(n), Some(text)) => format!("{}[{n}] = {}", self.name(&l.name), self.string(text)),
+                        (Some(n), Some(text)) => {
+                            format!("{}[{n}] = {}", self.name(&l.name), self.string(text, Some(n)))
+                        }
                         (Some(n), None) => format!("{}[{n}] = {{{}}}", self.name(&l.name), self.list(&l.init)),
                         (None, _) => format!("{} = {}", self.name(&l.name), self.expr(&l.init[0])),
                     })
                     .collect();
                 // One declaration has one type: the first declarator's.
-                let t = format!("{} {};", self.ty(locals[0].char), each.join(", "));
+                let t = format!("{} {};", self.int(), each.join(", "));
                 self.line(&t);
             }
             Stmt::Expr(e) => {
@@ -371,6 +364,10 @@ impl Writer<'_> {
         let pattern = v & ((1i64 << self.bits) - 1);
         match lit {
             Lit::Dec => v.to_string(),
+            // A pattern with the sign bit set is an `unsigned` constant in C: cast to the word,
+            // it is the negative value the generator means.
+            Lit::Hex if v < 0 => format!("(({})0x{pattern:X})", self.int()),
+            Lit::Oct if v < 0 => format!("(({})0{pattern:o})", self.int()),
             Lit::Hex => format!("0x{pattern:X}"),
             Lit::Oct => format!("0{pattern:o}"),
             Lit::Char => match v {

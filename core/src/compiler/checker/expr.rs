@@ -3,9 +3,10 @@
 //! `p - k`, `p - q`, comparisons of pointers, `p[i]` as `*(p + i)`; an array
 //! used as a value decays to a pointer to its first element.
 
-use super::{fold, Checker};
+use super::Checker;
 use crate::compiler::ast::*;
 use crate::compiler::resolved::Ty;
+use crate::compiler::types::IntTy;
 use crate::diag::Diagnostic;
 
 impl Checker<'_> {
@@ -49,12 +50,13 @@ impl Checker<'_> {
     fn expr_inner(&mut self, e: &Expr, value: bool) -> Ty {
         let span = e.span;
         match &e.kind {
-            ExprKind::Num(_) => Ty::Int,
+            ExprKind::Num(_, t) => Ty::Int(*t),
             ExprKind::Str(bytes) => {
+                // A string's bytes are `char`s, which are signed (UTF-8 past ASCII is negative).
                 let slot = self.data.len();
-                self.data.extend(bytes.iter().map(|&b| b as i64).chain([0]));
+                self.data.extend(bytes.iter().map(|&b| i64::from(b as i8)).chain([0]));
                 self.strings.insert(e.id, slot);
-                Ty::Array(Box::new(Ty::Int), bytes.len() + 1)
+                Ty::Array(Box::new(Ty::Int(IntTy::Char)), bytes.len() + 1)
             }
             ExprKind::Var(name) => {
                 let Some(id) = self.lookup(name, span) else { return Ty::Error };
@@ -78,10 +80,10 @@ impl Checker<'_> {
                     let msg = format!("{} is not an array or a pointer", self.what(b));
                     self.sink
                         .push(Diagnostic::error(b.span, msg).with_note(format!("its type is `{}`", bt.describe())));
-                    return Ty::Int;
+                    return Ty::INT;
                 };
-                if let Ty::Array(_, len) = self.types.get(&b.id).cloned().unwrap_or(Ty::Int) {
-                    if let Some(k) = fold::eval(&self.cfg, i).filter(|k| !(0..len as i64).contains(k)) {
+                if let Some(Ty::Array(_, len)) = self.types.get(&b.id).cloned() {
+                    if let Some(k) = self.fold(i).filter(|k| !(0..len as i64).contains(k)) {
                         let msg = format!("index {k} is out of bounds for {}, which has {len} elements", self.what(b));
                         self.err(i.span, msg);
                     }
@@ -91,10 +93,16 @@ impl Checker<'_> {
             ExprKind::Call(name, args) => self.call(e, name, args, value),
             ExprKind::Unary(op, x) => {
                 let t = self.rvalue(x);
-                if *op != UnOp::Not && t.is_ptr() {
-                    self.err(x.span, format!("this operator needs an `int`, not `{}`", t.describe()));
+                match (op, t.int()) {
+                    (UnOp::Not, _) => Ty::INT,
+                    (_, Some(t)) => Ty::Int(t.promoted(self.cfg.word_bits)),
+                    (_, None) => {
+                        if t.is_ptr() {
+                            self.err(x.span, format!("this operator needs an integer, not `{}`", t.describe()));
+                        }
+                        Ty::INT
+                    }
                 }
-                Ty::Int
             }
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
             ExprKind::Assign(op, lhs, rhs) => {
@@ -104,12 +112,12 @@ impl Checker<'_> {
                     None => self.assignable(&lt, &rt, rhs, "this value"),
                     Some(BinOp::Add | BinOp::Sub) if lt.is_ptr() => {
                         if rt.is_ptr() {
-                            self.err(rhs.span, "a pointer moves by an `int`");
+                            self.err(rhs.span, "a pointer moves by an integer");
                         }
                     }
                     Some(op) => {
                         if lt.is_ptr() || rt.is_ptr() {
-                            self.err(span, format!("`{}=` needs `int`s", symbol(*op)));
+                            self.err(span, format!("`{}=` needs integers", symbol(*op)));
                         }
                         self.zero_divisor(*op, rhs);
                     }
@@ -120,11 +128,16 @@ impl Checker<'_> {
             ExprKind::Cond(c, a, b) => {
                 self.condition(c);
                 let (ta, tb) = (self.expr(a, value).decayed(), self.expr(b, value).decayed());
-                if ta != tb && value && ta != Ty::Error && tb != Ty::Error {
-                    let msg = format!("the two branches differ: `{}` and `{}`", ta.describe(), tb.describe());
-                    self.err(span, msg);
+                match (ta.int(), tb.int()) {
+                    // Integers meet in their common type (`c ? 1u : -1` is unsigned).
+                    (Some(x), Some(y)) => Ty::Int(IntTy::common(x, y, self.cfg.word_bits)),
+                    _ if ta == tb || !value || ta == Ty::Error || tb == Ty::Error => ta,
+                    _ => {
+                        let msg = format!("the two branches differ: `{}` and `{}`", ta.describe(), tb.describe());
+                        self.err(span, msg);
+                        ta
+                    }
                 }
-                ta
             }
             ExprKind::AddrOf(x) => {
                 let t = match &x.kind {
@@ -149,9 +162,31 @@ impl Checker<'_> {
                     None => {
                         let msg = format!("only a pointer can be dereferenced, not `{}`", t.describe());
                         self.err(x.span, msg);
-                        Ty::Int
+                        Ty::INT
                     }
                 }
+            }
+            ExprKind::Cast(spec, x) => {
+                let to = self.type_name(spec);
+                let from = self.rvalue(x);
+                if to.is_ptr() || to.is_array() || from.is_ptr() {
+                    let d = Diagnostic::error(span, format!("a cast from `{}` to `{}` is unsupported", from.describe(), to.describe()))
+                        .with_note("casts convert between integer types; memory holds one value per slot, not bytes, so pointers are not reinterpreted");
+                    self.sink.push(d);
+                    return Ty::Error;
+                }
+                to
+            }
+            ExprKind::SizeofType(spec) => {
+                let t = self.type_name(spec);
+                self.sizes.insert(e.id, t.size(self.cfg.word_bits));
+                Ty::Int(IntTy::UInt)
+            }
+            ExprKind::SizeofExpr(x) => {
+                // The operand's type, not decayed (`sizeof a` of an array is the whole array).
+                let t = self.expr(x, true);
+                self.sizes.insert(e.id, t.size(self.cfg.word_bits));
+                Ty::Int(IntTy::UInt)
             }
         }
     }
@@ -167,12 +202,12 @@ impl Checker<'_> {
     fn int_operand(&mut self, e: &Expr, what: &str) {
         let t = self.rvalue(e);
         if t.is_ptr() {
-            self.err(e.span, format!("{what} must be an `int`, not `{}`", t.describe()));
+            self.err(e.span, format!("{what} must be an integer, not `{}`", t.describe()));
         }
     }
 
     fn zero_divisor(&mut self, op: BinOp, b: &Expr) {
-        if matches!(op, BinOp::Div | BinOp::Rem) && fold::eval(&self.cfg, b) == Some(0) {
+        if matches!(op, BinOp::Div | BinOp::Rem) && self.fold(b) == Some(0) {
             self.sink.push(
                 Diagnostic::warning(b.span, "division by zero")
                     .with_note("reaching this stops the program with a \"division by zero\" fault"),
@@ -183,23 +218,29 @@ impl Checker<'_> {
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Ty {
         let (ta, tb) = (self.rvalue(a), self.rvalue(b));
         self.zero_divisor(op, b);
-        let null = |e: &Expr, cfg| fold::eval(cfg, e) == Some(0);
+        let null = |ck: &Self, e: &Expr| ck.fold(e) == Some(0);
         let span = crate::compiler::parser::join(a.span, b.span);
+        let word = self.cfg.word_bits;
         match (op, ta.is_ptr(), tb.is_ptr()) {
             _ if ta == Ty::Error || tb == Ty::Error => Ty::Error,
-            (_, false, false) => Ty::Int,
-            (BinOp::LogAnd | BinOp::LogOr, ..) => Ty::Int,
-            (BinOp::Add, true, false) | (BinOp::Sub, true, false) if tb == Ty::Int => ta,
-            (BinOp::Add, false, true) if ta == Ty::Int => tb,
-            (BinOp::Sub, true, true) if ta == tb => Ty::Int,
-            (_, true, true) if op.is_compare() && ta == tb => Ty::Int,
-            (BinOp::Eq | BinOp::Ne, true, false) if null(b, &self.cfg) => Ty::Int,
-            (BinOp::Eq | BinOp::Ne, false, true) if null(a, &self.cfg) => Ty::Int,
+            (BinOp::LogAnd | BinOp::LogOr, ..) => Ty::INT,
+            (_, false, false) => match (ta.int(), tb.int()) {
+                _ if op.is_compare() => Ty::INT,
+                (Some(x), _) if matches!(op, BinOp::Shl | BinOp::Shr) => Ty::Int(x.promoted(word)),
+                (Some(x), Some(y)) => Ty::Int(IntTy::common(x, y, word)),
+                _ => Ty::INT,
+            },
+            (BinOp::Add, true, false) | (BinOp::Sub, true, false) if tb.int().is_some() => ta,
+            (BinOp::Add, false, true) if ta.int().is_some() => tb,
+            (BinOp::Sub, true, true) if ta == tb => Ty::INT,
+            (_, true, true) if op.is_compare() && ta == tb => Ty::INT,
+            (BinOp::Eq | BinOp::Ne, true, false) if null(self, b) => Ty::INT,
+            (BinOp::Eq | BinOp::Ne, false, true) if null(self, a) => Ty::INT,
             _ => {
                 let msg = format!("`{}` cannot combine `{}` and `{}`", symbol(op), ta.describe(), tb.describe());
-                let note = "pointers take `+`/`-` with an `int`, `-` and comparisons with a pointer of the same type";
+                let note = "pointers take `+`/`-` with an integer, `-` and comparisons with a pointer of the same type";
                 self.sink.push(Diagnostic::error(span, msg).with_note(note));
-                Ty::Int
+                Ty::INT
             }
         }
     }
@@ -225,17 +266,18 @@ impl Checker<'_> {
     pub(super) fn assignable(&mut self, to: &Ty, from: &Ty, e: &Expr, what: &str) {
         let from = from.decayed();
         let ok = match (to, &from) {
-            (Ty::Error, _) | (_, Ty::Error) | (Ty::Int, Ty::Int) => true,
-            (Ty::Ptr(_), Ty::Int) => fold::eval(&self.cfg, e) == Some(0),
-            (Ty::Ptr(a), Ty::Ptr(b)) => a == b,
+            (Ty::Error, _) | (_, Ty::Error) | (Ty::Int(_), Ty::Int(_)) => true,
+            (Ty::Ptr(_), Ty::Int(_)) => self.fold(e) == Some(0),
+            // Characters of either sign are interchangeable strings (gcc only warns).
+            (Ty::Ptr(a), Ty::Ptr(b)) => a == b || a.is_char() && b.is_char(),
             _ => false,
         };
         if !ok {
             let msg = format!("{what} is `{}` but `{}` is expected", from.describe(), to.describe());
             let mut d = Diagnostic::error(e.span, msg);
-            if to.is_ptr() && from == Ty::Int {
+            if to.is_ptr() && from.int().is_some() {
                 d = d.with_hint("take an address with `&x`, or pass an array by its name");
-            } else if to == &Ty::Int && from.is_ptr() {
+            } else if to.int().is_some() && from.is_ptr() {
                 d = d.with_hint("dereference it: `*p`, `p[i]`");
             }
             self.sink.push(d);
@@ -248,15 +290,16 @@ impl Checker<'_> {
             self.callees.insert(e.id, Callee::Builtin(b));
             let Some(arity) = b.arity() else {
                 self.output_call(e, b, name, args, value);
-                return Ty::Int;
+                return Ty::INT;
             };
-            (vec![Ty::Int; arity], b.returns_value())
+            (vec![Ty::INT; arity], b.returns_value().then_some(IntTy::Int))
         } else if let Some(&f) = self.funcs.get(name) {
             self.callees.insert(e.id, Callee::User(f));
-            if !self.calls[self.current].iter().any(|c| c.0 == f) {
+            // A call outside any function (a global's initializer) is reported as not constant.
+            if !self.func_name.is_empty() && !self.calls[self.current].iter().any(|c| c.0 == f) {
                 self.calls[self.current].push((f, span));
             }
-            (self.sigs[f].params.clone(), self.sigs[f].returns_int)
+            (self.sigs[f].params.clone(), self.sigs[f].ret)
         } else {
             args.iter().for_each(|a| {
                 self.expr(a, true);
@@ -280,10 +323,10 @@ impl Checker<'_> {
                 self.assignable(p, &t, a, &format!("argument {}", k + 1));
             }
         }
-        if value && !returns {
+        if value && returns.is_none() {
             self.err(span, format!("`{name}` returns no value"));
         }
-        Ty::Int
+        Ty::Int(returns.unwrap_or(IntTy::Int))
     }
 }
 

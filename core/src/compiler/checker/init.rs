@@ -9,18 +9,10 @@ use crate::diag::Diagnostic;
 
 pub use crate::compiler::resolved::InitWord as Word;
 
-/// The type of each word of an object of type `ty`.
-pub fn word_type(ty: &Ty) -> Ty {
-    match ty {
-        Ty::Array(t, _) => word_type(t),
-        t => t.clone(),
-    }
-}
-
 /// The length an unsized array of `elem`s takes from its initializer.
 pub fn inferred_len(elem: &Ty, init: Option<&Init>) -> Option<usize> {
     match init? {
-        Init::Scalar(Expr { kind: ExprKind::Str(bytes), .. }) if *elem == Ty::Int => Some(bytes.len() + 1),
+        Init::Scalar(Expr { kind: ExprKind::Str(bytes), .. }) if elem.is_char() => Some(bytes.len() + 1),
         Init::List(items, _) if elem.is_array() && !items.iter().all(|i| matches!(i, Init::List(..))) => {
             Some(items.len().div_ceil(elem.words()).max(1))
         }
@@ -40,7 +32,7 @@ impl Checker<'_> {
     fn fill(&mut self, d: &VarDecl, ty: &Ty, init: &Init, out: &mut Vec<Word>) {
         let start = out.len();
         match (ty, init) {
-            (Ty::Array(t, n), Init::Scalar(Expr { kind: ExprKind::Str(bytes), span, .. })) if **t == Ty::Int => {
+            (Ty::Array(t, n), Init::Scalar(Expr { kind: ExprKind::Str(bytes), span, .. })) if t.is_char() => {
                 if bytes.len() > *n {
                     let msg = format!("the string has {} characters but `{}` holds {n}", bytes.len(), d.name);
                     self.sink.push(
@@ -48,7 +40,8 @@ impl Checker<'_> {
                             .with_hint(format!("leave the size out (`{}[]`) to fit the string and its '\\0'", d.name)),
                     );
                 }
-                out.extend(bytes.iter().take(*n).map(|&b| Word::Value(b as i64)));
+                let c = t.int().expect("invariant: a character type is an integer type");
+                out.extend(bytes.iter().take(*n).map(|&b| Word::Value(c.convert(b as i64, self.cfg.word_bits))));
             }
             (Ty::Array(t, n), Init::List(items, span)) => {
                 let rows = t.is_array() && items.iter().all(|i| matches!(i, Init::List(..)));

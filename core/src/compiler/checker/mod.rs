@@ -10,6 +10,7 @@ mod output;
 
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
+use super::types::IntTy;
 use super::{fold, Sink};
 use crate::config::Config;
 use crate::diag::{Diagnostic, Span};
@@ -18,7 +19,8 @@ use std::collections::{HashMap, HashSet};
 /// A function's signature.
 struct Sig {
     params: Vec<Ty>,
-    returns_int: bool,
+    /// `None` for `void`.
+    ret: Option<IntTy>,
 }
 
 /// The `switch` being checked: its case values so far and whether it has a `default`.
@@ -44,7 +46,7 @@ struct Checker<'a> {
     exposed: HashSet<VarId>,
     current: usize,
     func_name: String,
-    returns_int: bool,
+    ret: Option<IntTy>,
     loops: u32,
     switches: Vec<SwitchScope>,
     data: Vec<i64>,
@@ -53,6 +55,7 @@ struct Checker<'a> {
     types: HashMap<NodeId, Ty>,
     strings: HashMap<NodeId, usize>,
     cases: HashMap<NodeId, i64>,
+    sizes: HashMap<NodeId, i64>,
     inits: HashMap<NodeId, Vec<init::Word>>,
 }
 
@@ -71,7 +74,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         exposed: HashSet::new(),
         current: 0,
         func_name: String::new(),
-        returns_int: false,
+        ret: None,
         loops: 0,
         switches: Vec::new(),
         data: Vec::new(),
@@ -80,6 +83,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         types: HashMap::new(),
         strings: HashMap::new(),
         cases: HashMap::new(),
+        sizes: HashMap::new(),
         inits: HashMap::new(),
     };
     for g in &unit.globals {
@@ -87,7 +91,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
     }
     for (i, f) in unit.funcs.iter().enumerate() {
         let params = f.params.iter().map(|p| ck.param_type(p)).collect();
-        ck.sigs.push(Sig { params, returns_int: f.returns_int });
+        ck.sigs.push(Sig { params, ret: f.ret });
         if Builtin::lookup(&f.name).is_some() {
             ck.sink.push(Diagnostic::error(f.span, format!("`{}` is a builtin and cannot be redefined", f.name)));
         } else if let Some(&prev) = ck.funcs.get(&f.name) {
@@ -130,8 +134,8 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
                 .with_note("`main` runs once, when the program starts; it is not recursive"),
         );
     }
-    let Checker { vars, data, names, callees, types, strings, cases, exposed, inits, .. } = ck;
-    Some(Resolved { unit, vars, main, data, calls, names, callees, types, strings, cases, exposed, inits })
+    let Checker { vars, data, names, callees, types, strings, cases, sizes, exposed, inits, .. } = ck;
+    Some(Resolved { unit, vars, main, data, calls, names, callees, types, strings, cases, sizes, exposed, inits })
 }
 
 impl Checker<'_> {
@@ -139,8 +143,29 @@ impl Checker<'_> {
         self.sink.push(Diagnostic::error(span, msg));
     }
 
+    /// What constant folding reads: the types and sizes found so far.
+    fn facts(&self) -> fold::Facts<'_> {
+        fold::Facts { cfg: &self.cfg, types: &self.types, sizes: &self.sizes }
+    }
+
+    /// The value of `e`, when it is constant (`e` is checked already).
+    fn fold(&self, e: &Expr) -> Option<i64> {
+        fold::eval(self.facts(), e)
+    }
+
+    /// Checks `e`, which must be constant, and returns its value.
     fn const_value(&mut self, e: &Expr, what: &str) -> Option<i64> {
-        let v = fold::eval(&self.cfg, e);
+        let t = self.expr(e, true);
+        if t.is_ptr() || t.is_array() {
+            self.err(e.span, format!("{what} must be an integer, not `{}`", t.describe()));
+            return None;
+        }
+        self.must_fold(e, what)
+    }
+
+    /// The value of `e` (checked already), or an error saying it must be constant.
+    fn must_fold(&mut self, e: &Expr, what: &str) -> Option<i64> {
+        let v = self.fold(e);
         if v.is_none() {
             self.sink.push(
                 Diagnostic::error(e.span, format!("{what} must be a constant expression"))
@@ -172,7 +197,7 @@ impl Checker<'_> {
         let m = self.cfg.mem_slots as i64;
         if v > m {
             let mut d = Diagnostic::error(e.span, format!("the array `{}` needs {v} slots but memory has {m}", d.name));
-            if let Some(c) = Config::smallest_fitting(0, v as usize, self.cfg.word_bits) {
+            if let Some(c) = Config::smallest_fitting(0, v.min(1 << 20) as usize, self.cfg.word_bits) {
                 d = d.with_hint(format!("the `{}` configuration has {} memory slots", c.name, c.mem_slots));
             }
             self.sink.push(d);
@@ -181,9 +206,30 @@ impl Checker<'_> {
         Some(v as usize)
     }
 
-    /// The element type of a declaration: the base with its `*`s.
+    /// The element type of a declaration: the base with its `*`s (the parser refused `void`).
     fn scalar(spec: &TypeSpec) -> Ty {
-        (0..spec.pointers).fold(Ty::Int, |t, _| Ty::Ptr(Box::new(t)))
+        let base = match spec.base {
+            Base::Int(t) => Ty::Int(t),
+            Base::Void => Ty::Error,
+        };
+        (0..spec.pointers).fold(base, |t, _| Ty::Ptr(Box::new(t)))
+    }
+
+    /// The type a cast or `sizeof` names (`int[4]`, `char *`).
+    pub(super) fn type_name(&mut self, spec: &TypeSpec) -> Ty {
+        let d = VarDecl {
+            id: NodeId::MAX,
+            name: "this type".into(),
+            span: crate::diag::Span::new(1, 1, 2),
+            ty: spec.clone(),
+            init: None,
+        };
+        let mut ty = Self::scalar(spec);
+        for e in spec.dims.iter().rev() {
+            let n = self.dim(&d, e).unwrap_or(1);
+            ty = Ty::Array(Box::new(ty), n);
+        }
+        ty
     }
 
     /// The type a declaration declares; an unsized first dimension takes its length from
@@ -251,11 +297,12 @@ impl Checker<'_> {
         let ty = self.decl_type(d);
         let mut words = vec![0; ty.words()];
         if let Some(init) = &d.init {
+            let elem = ty.element_base().clone();
             for (k, w) in self.flatten(d, &ty, init).into_iter().enumerate() {
                 words[k] = match w {
                     init::Word::Zero => 0,
                     init::Word::Value(v) => v,
-                    init::Word::Expr(e) => self.global_word(&e),
+                    init::Word::Expr(e) => self.global_word(&e, &elem),
                 };
             }
         }
@@ -265,21 +312,21 @@ impl Checker<'_> {
         self.declare(d, ty, Some(slot));
     }
 
-    /// A global's initial word: a constant, or the address of a global (`int *p = &g;`).
-    fn global_word(&mut self, e: &Expr) -> i64 {
-        if let Some(v) = fold::eval(&self.cfg, e) {
-            return v;
+    /// A global's initial word: a constant converted to the element's type, or the address of
+    /// a global (`int *p = &g;`).
+    fn global_word(&mut self, e: &Expr, elem: &Ty) -> i64 {
+        let t = self.expr(e, true);
+        self.assignable(elem, &t, e, "this initializer");
+        if let Some(v) = self.fold(e) {
+            return elem.int().map_or(v, |to| to.convert(v, self.cfg.word_bits));
         }
         let addr = match &e.kind {
-            ExprKind::Str(_) => {
-                self.expr(e, true);
-                self.strings.get(&e.id).copied()
-            }
+            ExprKind::Str(_) => self.strings.get(&e.id).copied(),
             ExprKind::AddrOf(x) => self.static_address(x),
             ExprKind::Var(_) => self.static_address(e).filter(|_| self.global_is_array(e)),
             _ => None,
         };
-        addr.map(|a| a as i64).unwrap_or_else(|| self.const_value(e, "a global initializer").unwrap_or(0))
+        addr.map(|a| a as i64).unwrap_or_else(|| self.must_fold(e, "a global initializer").unwrap_or(0))
     }
 
     fn global_is_array(&self, e: &Expr) -> bool {
@@ -299,7 +346,7 @@ impl Checker<'_> {
             ExprKind::Index(b, i) => {
                 let base = self.static_address(b)?;
                 let elem = self.types.get(&b.id)?.pointee()?.clone();
-                let k = fold::eval(&self.cfg, i)?;
+                let k = self.fold(i)?;
                 let len = match self.types.get(&b.id)? {
                     Ty::Array(_, n) => *n as i64,
                     _ => return None,
@@ -313,7 +360,7 @@ impl Checker<'_> {
     fn function(&mut self, f: &Func) {
         self.scopes.push(HashMap::new());
         self.func_name = f.name.clone();
-        self.returns_int = f.returns_int;
+        self.ret = f.ret;
         let params = self.sigs[self.current].params.clone();
         for (p, ty) in f.params.iter().zip(params) {
             self.declare(p, ty, None);
@@ -332,7 +379,7 @@ impl Checker<'_> {
             let words = self.flatten(d, &ty, init);
             for w in &words {
                 if let init::Word::Expr(e) = w {
-                    let elem = init::word_type(&ty);
+                    let elem = ty.element_base().clone();
                     let t = self.expr(e, true);
                     self.assignable(&elem, &t, e, "this initializer");
                 }
@@ -401,19 +448,19 @@ impl Checker<'_> {
 
     fn ret(&mut self, e: Option<&Expr>, span: Span) {
         let func = self.func_name.clone();
-        match (e, self.returns_int) {
-            (Some(e), true) => {
+        match (e, self.ret) {
+            (Some(e), Some(ret)) => {
                 let t = self.expr(e, true);
-                self.assignable(&Ty::Int, &t, e, "the returned value");
+                self.assignable(&Ty::Int(ret), &t, e, "the returned value");
             }
-            (Some(e), false) => {
+            (Some(e), None) => {
                 self.sink.push(
                     Diagnostic::error(e.span, format!("`{func}` is `void` and cannot return a value"))
                         .with_hint("declare it `int` or write `return;`"),
                 );
             }
-            (None, true) if func != "main" => self.sink.push(
-                Diagnostic::error(span, format!("`{func}` returns `int`: `return` needs a value"))
+            (None, Some(ret)) if func != "main" => self.sink.push(
+                Diagnostic::error(span, format!("`{func}` returns `{}`: `return` needs a value", ret.name()))
                     .with_hint("write `return 0;` or declare the function `void`"),
             ),
             (None, _) => {}
@@ -423,17 +470,19 @@ impl Checker<'_> {
     /// `switch (e) { case …: … }`: the labels sit directly in the body; their values are
     /// constants, each once.
     fn switch(&mut self, e: &Expr, body: &[Stmt]) {
-        let t = self.expr(e, true);
+        let t = self.rvalue(e);
         if t.is_ptr() {
-            self.err(e.span, format!("`switch` needs an `int`, not `{}`", t.describe()));
+            self.err(e.span, format!("`switch` needs an integer, not `{}`", t.describe()));
         }
+        // Each label is converted to the promoted type of the value switched on.
+        let promoted = t.int().unwrap_or(IntTy::Int).promoted(self.cfg.word_bits);
         self.switches.push(SwitchScope::default());
         self.scopes.push(HashMap::new());
         for s in body {
             match s {
                 Stmt::Case(Some(k), span) => {
                     let Some(v) = self.const_value(k, "a `case` label") else { continue };
-                    let v = self.cfg.wrap(v) as i64;
+                    let v = promoted.convert(v, self.cfg.word_bits);
                     self.cases.insert(k.id, v);
                     let sw = self.switches.last_mut().expect("invariant: inside a switch");
                     if let Some(line) = sw.values.insert(v, span.line) {

@@ -17,11 +17,11 @@ impl Checker<'_> {
                 .with_hint(format!("call `{name}` as a statement of its own"));
             self.sink.push(d);
         }
-        let string = Ty::Ptr(Box::new(Ty::Int));
+        let string = Ty::Ptr(Box::new(Ty::Int(crate::compiler::types::IntTy::Char)));
         match (b, args) {
             (Builtin::Putchar, [c]) => {
                 let t = self.expr(c, true);
-                self.assignable(&Ty::Int, &t, c, "the character");
+                self.assignable(&Ty::INT, &t, c, "the character");
             }
             (Builtin::Puts, [s]) => self.string_arg(s, &string),
             (Builtin::Printf, [f, rest @ ..]) => {
@@ -53,7 +53,7 @@ impl Checker<'_> {
                         Some(format::Conv::Str) => self.string_arg(a, &string),
                         _ => {
                             let t = self.expr(a, true);
-                            self.assignable(&Ty::Int, &t, a, &format!("argument {}", k + 2));
+                            self.assignable(&Ty::INT, &t, a, &format!("argument {}", k + 2));
                         }
                     }
                 }

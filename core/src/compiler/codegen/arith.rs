@@ -240,8 +240,7 @@ impl Gen<'_> {
         };
         let (cx, cy) = (cst(x), cst(y));
         if let (Some(a), Some(b)) = (cx, cy) {
-            let holds = crate::compiler::fold::binary(&self.cfg, rel, a, b) == Some(1);
-            if holds {
+            if crate::compiler::fold::holds(rel, a, b) {
                 self.jump(Opcode::Jmp, None, l);
             }
             return;

@@ -58,18 +58,26 @@ impl Gen<'_> {
         let lend = std::mem::replace(&mut self.lend_addresses, !self.r.calls.reaches_recursion[f]);
         for (p, a) in func.params.iter().zip(args) {
             let id = self.r.decl(p);
+            let pt = self.r.vars[id].ty.clone();
             // A constant argument (a number, or a fixed address such as `&x` or an array) to a
             // parameter the callee never assigns is substituted. Such a parameter can also
             // share the argument's storage when that is a caller local whose address is never
-            // taken (then the callee cannot reach it).
+            // taken (then the callee cannot reach it) and whose value needs no conversion.
             if !self.body_assigns(&func.body, id) && !self.r.exposed.contains(&id) {
+                let same = !self.converts(self.r.ty(a), &pt);
                 match self.static_value(a) {
-                    Some(k @ (Mem::Const(_) | Mem::GlobalAddr(_) | Mem::StackAddr(_))) => {
+                    Some(Mem::Const(_)) => {
+                        bound.push((id, self.value_as(a, &pt)));
+                        continue;
+                    }
+                    Some(k @ (Mem::GlobalAddr(_) | Mem::StackAddr(_))) => {
                         self.check_escape(a);
                         bound.push((id, k));
                         continue;
                     }
-                    Some(m @ Mem::Stack(_)) if self.r.var_of(a).is_some_and(|v| !self.r.exposed.contains(&v)) => {
+                    Some(m @ Mem::Stack(_))
+                        if same && self.r.var_of(a).is_some_and(|v| !self.r.exposed.contains(&v)) =>
+                    {
                         bound.push((id, m));
                         continue;
                     }
@@ -79,6 +87,7 @@ impl Gen<'_> {
             let slot = self.temp();
             let inner = self.mark();
             self.into(slot, a);
+            self.convert(slot, self.r.ty(a), &pt);
             self.release(inner);
             bound.push((id, slot));
         }
@@ -92,7 +101,8 @@ impl Gen<'_> {
         }
         let exit = self.label();
         let loops = std::mem::take(&mut self.loops);
-        self.rets.push(Ret { slot: ret, exit, guard });
+        let ty = func.ret.unwrap_or(crate::compiler::types::IntTy::Int);
+        self.rets.push(Ret { slot: ret, exit, guard, ty });
         for s in &func.body {
             self.stmt(s);
         }

@@ -3,6 +3,8 @@
 use super::place::Place;
 use super::{Gen, Label, Mem};
 use crate::compiler::ast::*;
+use crate::compiler::resolved::Ty;
+use crate::compiler::types::IntTy;
 use crate::isa::Opcode;
 
 impl Gen<'_> {
@@ -36,7 +38,13 @@ impl Gen<'_> {
             return self.address_into(dst, e);
         }
         match &e.kind {
-            ExprKind::Num(_) | ExprKind::Str(_) => unreachable!("invariant: literals fold, strings are arrays"),
+            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => {
+                unreachable!("invariant: literals and `sizeof` fold, strings are arrays")
+            }
+            ExprKind::Cast(_, x) => {
+                self.into(dst, x);
+                self.convert(dst, self.r.ty(x), self.r.ty(e));
+            }
             ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) => match self.place_in(e, Some(dst)) {
                 Place::Direct(m) => self.op2(Opcode::Mov, dst, m),
                 Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
@@ -60,12 +68,13 @@ impl Gen<'_> {
             ExprKind::Binary(op, a, b) if self.pointer_arith(dst, *op, a, b, e) => {}
             ExprKind::Binary(op, a, b) => {
                 let m = self.mark();
+                let t = self.r.ty(e).int();
                 // A constant goes on the right of a commutative operator (`3 * x` shifts and adds).
                 let (a, b) =
                     if op.commutes() && (self.constant(a).is_some() || self.is_var(b, dst)) { (b, a) } else { (a, b) };
                 if self.is_var(a, dst) {
                     let r = self.value(b);
-                    self.apply(dst, *op, r, e);
+                    self.apply_in(dst, *op, r, e, t);
                 } else if let (BinOp::Mul, Some(k), ExprKind::Var(..)) = (op, self.constant(b), &a.kind) {
                     let x = self.value(a);
                     self.op2(Opcode::Mov, dst, x);
@@ -73,11 +82,11 @@ impl Gen<'_> {
                 } else if op.commutes() && self.is_simple(a) && !self.is_simple(b) {
                     self.into(dst, b);
                     let r = self.value(a);
-                    self.apply(dst, *op, r, e);
+                    self.apply_in(dst, *op, r, e, t);
                 } else {
                     self.into(dst, a);
                     let r = self.value(b);
-                    self.apply(dst, *op, r, e);
+                    self.apply_in(dst, *op, r, e, t);
                 }
                 self.release(m);
             }
@@ -128,7 +137,7 @@ impl Gen<'_> {
             ExprKind::Call(_, args) if matches!(self.r.callee(e), Callee::User(_)) => {
                 self.call_into(dst, self.r.callee(e), args, e, true)
             }
-            ExprKind::Num(_) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
+            ExprKind::Num(..) | ExprKind::Var(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. } => self.into(dst, e),
             _ if !self.may_fault(e) => self.into(dst, e),
             _ => {
                 let m = self.mark();
@@ -182,7 +191,7 @@ impl Gen<'_> {
                 Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame)) => self.builtin_effect(b, args),
                 Callee::Builtin(b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf)) => self.print(b, args),
                 Callee::User(f) => {
-                    let ret = self.r.unit.funcs[f].returns_int.then(|| self.temp());
+                    let ret = self.r.unit.funcs[f].ret.is_some().then(|| self.temp());
                     self.call_user(f, args, ret, false);
                 }
                 Callee::Builtin(_) => {
@@ -241,11 +250,20 @@ impl Gen<'_> {
     }
 
     fn assign_in(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr) -> Mem {
+        let lt = self.r.ty(lhs).clone();
+        // The type `lhs op= rhs` is computed in, and what it converts from.
+        let (t, from) = match op {
+            Some(op) => {
+                let t = self.compound_type(op, &lt, rhs);
+                (t, t.map_or(lt.clone(), Ty::Int))
+            }
+            None => (None, self.r.ty(rhs).clone()),
+        };
         if let Some(m) = self.direct_place(lhs) {
             match op {
                 Some(op) => {
                     let r = self.step_operand(lhs, rhs);
-                    self.apply(m, op, r, rhs);
+                    self.apply_in(m, op, r, rhs, t);
                 }
                 None => match self.root_var(lhs) {
                     Some(id) if !self.touches(rhs, id) => self.set_var(m, rhs),
@@ -257,7 +275,7 @@ impl Gen<'_> {
                             if op.is_arith() && self.is_var(a, m) && !self.touches(b, id) && !self.r.ty(a).is_ptr() =>
                         {
                             let r = self.value(b);
-                            self.apply(m, *op, r, rhs);
+                            self.apply_in(m, *op, r, rhs, self.r.ty(rhs).int());
                         }
                         _ => self.through_temp(m, rhs),
                     },
@@ -267,6 +285,7 @@ impl Gen<'_> {
                     None => self.through_temp(m, rhs),
                 },
             }
+            self.convert(m, &from, &lt);
             return m;
         }
         let Place::Indirect(p) = self.place_in(lhs, None) else {
@@ -274,19 +293,31 @@ impl Gen<'_> {
         };
         match op {
             None => {
-                let r = self.value(rhs);
+                let r = self.value_as(rhs, &lt);
                 self.op2(Opcode::Store, r, p);
                 r
             }
             Some(op) => {
-                let t = self.temp();
-                self.op2(Opcode::Load, t, p);
+                let tmp = self.temp();
+                self.op2(Opcode::Load, tmp, p);
                 let r = self.step_operand(lhs, rhs);
-                self.apply(t, op, r, rhs);
-                self.op2(Opcode::Store, t, p);
-                t
+                self.apply_in(tmp, op, r, rhs, t);
+                self.convert(tmp, &from, &lt);
+                self.op2(Opcode::Store, tmp, p);
+                tmp
             }
         }
+    }
+
+    /// The type `lhs op= rhs` computes in: the promoted `lhs` for a shift, the common type of
+    /// both otherwise; `None` when `lhs` is a pointer (`p += k`).
+    fn compound_type(&self, op: BinOp, lt: &Ty, rhs: &Expr) -> Option<IntTy> {
+        let word = self.cfg.word_bits;
+        let l = lt.int()?;
+        Some(match (op, self.r.ty(rhs).int()) {
+            (BinOp::Shl | BinOp::Shr, _) | (_, None) => l.promoted(word),
+            (_, Some(r)) => IntTy::common(l, r, word),
+        })
     }
 
     fn through_temp(&mut self, m: Mem, rhs: &Expr) {
@@ -298,12 +329,18 @@ impl Gen<'_> {
     /// `++x` / `x--`…; returns where the expression's value can be read when `want` is set.
     /// A pointer moves by its stride.
     pub(super) fn incdec(&mut self, inc: bool, post: bool, target: &Expr, want: bool) -> Mem {
-        let w = if self.r.ty(target).is_ptr() { self.stride(target) } else { 1 };
-        let step = |g: &mut Self, m: Mem| match (w, inc) {
-            (1, true) => g.op1(Opcode::Inc, m),
-            (1, false) => g.op1(Opcode::Dec, m),
-            (_, true) => g.op2(Opcode::Add, m, g.konst(w as i64)),
-            (_, false) => g.op2(Opcode::Sub, m, g.konst(w as i64)),
+        let ty = self.r.ty(target).clone();
+        let w = if ty.is_ptr() { self.stride(target) } else { 1 };
+        // `c++` on a narrow type is `c = c + 1`: computed in `int`, converted back.
+        let computed = ty.int().map_or(ty.clone(), |t| Ty::Int(t.promoted(self.cfg.word_bits)));
+        let step = |g: &mut Self, m: Mem| {
+            match (w, inc) {
+                (1, true) => g.op1(Opcode::Inc, m),
+                (1, false) => g.op1(Opcode::Dec, m),
+                (_, true) => g.op2(Opcode::Add, m, g.konst(w as i64)),
+                (_, false) => g.op2(Opcode::Sub, m, g.konst(w as i64)),
+            }
+            g.convert(m, &computed, &ty);
         };
         if let Some(m) = self.direct_place(target) {
             if post && want {
@@ -361,14 +398,10 @@ impl Gen<'_> {
                 let m = self.mark();
                 let mut x = self.value(a);
                 let mut y = self.value(b);
-                if !matches!(op, BinOp::Eq | BinOp::Ne) && self.r.ty(a).decayed().is_ptr() {
-                    // Slot indices are unsigned: flipping the sign bit orders them as signed words.
-                    let min = self.konst(self.cfg.word_min() as i64);
-                    for v in [&mut x, &mut y] {
-                        let t = self.copy(*v);
-                        self.op2(Opcode::Xor, t, min);
-                        *v = t;
-                    }
+                if !matches!(op, BinOp::Eq | BinOp::Ne) && self.unsigned_order(a, b) {
+                    // Flipping the sign bit orders unsigned words as signed ones.
+                    x = self.flipped(x);
+                    y = self.flipped(y);
                 }
                 let rel = if sense { *op } else { negate_rel(*op) };
                 self.consumable = [x, y].into_iter().filter(|t| matches!(t, Mem::Stack(d) if *d >= m)).collect();
@@ -382,6 +415,18 @@ impl Gen<'_> {
                 self.jump(if sense { Opcode::Jnz } else { Opcode::Jz }, Some(v), target);
                 self.release(m);
             }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// Whether `a` and `b` are compared as unsigned words: pointers (slot indices), and
+    /// integers whose common type is unsigned (`-1 < 0u` is false).
+    fn unsigned_order(&self, a: &Expr, b: &Expr) -> bool {
+        let (ta, tb) = (self.r.ty(a).decayed(), self.r.ty(b).decayed());
+        match (ta.int(), tb.int()) {
+            (Some(x), Some(y)) => !IntTy::common(x, y, self.cfg.word_bits).signed(),
+            _ => ta.is_ptr(),
         }
     }
 }

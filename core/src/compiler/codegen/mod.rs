@@ -21,10 +21,12 @@ mod expr;
 mod outline;
 mod place;
 mod print;
+mod unsigned;
 
 use super::ast::*;
 use super::fold;
 use super::resolved::{InitWord, Resolved, Ty};
+use super::types::IntTy;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::image::SrcLoc;
@@ -107,6 +109,8 @@ pub struct Ret {
     /// The slot is a variable of the caller: the returned expression must not write it before
     /// it can no longer fault (see [`Gen::set_var`]).
     guard: bool,
+    /// The function's result type (the returned value is converted to it).
+    ty: IntTy,
 }
 
 pub struct Gen<'a> {
@@ -171,7 +175,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         errors: Vec::new(),
     };
     let end = g.label();
-    g.rets.push(Ret { slot: None, exit: end, guard: false });
+    g.rets.push(Ret { slot: None, exit: end, guard: false, ty: IntTy::Int });
     for s in &r.unit.funcs[r.main].body {
         g.stmt(s);
     }
@@ -333,7 +337,7 @@ impl Gen<'_> {
             Some(Mem::Const(k)) => Some(*k),
             _ => None,
         };
-        fold::eval_with(&self.cfg, e, &known)
+        fold::eval_with(self.r.facts(&self.cfg), e, &known)
     }
 
     // ---- statements ----
@@ -385,8 +389,14 @@ impl Gen<'_> {
                 let ret = *self.rets.last().expect("invariant: a return is inside a function");
                 let m = self.mark();
                 match (e, ret.slot) {
-                    (Some(e), Some(slot)) if ret.guard => self.set_var(slot, e),
-                    (Some(e), Some(slot)) => self.into(slot, e),
+                    (Some(e), Some(slot)) => {
+                        if ret.guard {
+                            self.set_var(slot, e);
+                        } else {
+                            self.into(slot, e);
+                        }
+                        self.convert(slot, self.r.ty(e), &Ty::Int(ret.ty));
+                    }
                     (Some(e), None) => self.effect(e),
                     _ => {}
                 }
@@ -511,12 +521,18 @@ impl Gen<'_> {
         let [d] = ds.as_slice() else { return None };
         let Some(Init::Scalar(a)) = &d.init else { return None };
         let id = self.r.decl(d);
-        if self.r.vars[id].ty != Ty::Int || self.r.exposed.contains(&id) {
+        let t = self.r.vars[id].ty.int()?;
+        if self.r.exposed.contains(&id) {
             return None;
         }
         let a = self.constant(a)?;
-        let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), x, b) = &c?.kind else { return None };
-        let b = self.constant(b)?;
+        let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), x, bound) = &c?.kind else { return None };
+        // Compared as signed numbers, the counter staying within its type's range.
+        let word = self.cfg.word_bits;
+        if !IntTy::common(t, self.r.ty(bound).int()?, word).signed() {
+            return None;
+        }
+        let b = self.constant(bound)?;
         let s = match &step?.kind {
             ExprKind::IncDec { inc: true, target, .. } if self.is_var_id(target, id) => 1,
             ExprKind::Assign(Some(BinOp::Add), target, s) if self.is_var_id(target, id) => self.constant(s)?,
@@ -524,7 +540,7 @@ impl Gen<'_> {
         };
         let last = if *op == BinOp::Lt { b - 1 } else { b };
         let hi = a.max(last + s);
-        let ok = self.is_var_id(x, id) && s > 0 && hi <= self.cfg.word_max() as i64 && !self.assigns(body, id);
+        let ok = self.is_var_id(x, id) && s > 0 && hi <= t.range(word).1 && !self.assigns(body, id);
         ok.then(|| (self.var_mem(id), a, hi, a <= last))
     }
 
@@ -544,6 +560,7 @@ impl Gen<'_> {
         }
         self.set_loc(d.span);
         if d.init.is_some() {
+            let elem = self.r.vars[id].ty.element_base().clone();
             // An initializer's fault leaves the new variable indeterminate, as C allows:
             // the words are computed in place.
             self.assigning(Mem::Stack(base), |g| {
@@ -553,7 +570,10 @@ impl Gen<'_> {
                     match w {
                         InitWord::Zero => g.op2(Opcode::Xor, slot, slot),
                         InitWord::Value(v) => g.op2(Opcode::Mov, slot, g.konst(*v)),
-                        InitWord::Expr(e) => g.into(slot, e),
+                        InitWord::Expr(e) => {
+                            g.into(slot, e);
+                            g.convert(slot, g.r.ty(e), &elem);
+                        }
                     }
                     g.release(m);
                 }

@@ -14,6 +14,8 @@
 
 use super::{Gen, Item, Label, Mem, Opd, Reg, Ret};
 use crate::compiler::ast::Expr;
+use crate::compiler::resolved::Ty;
+use crate::compiler::types::IntTy;
 use crate::isa::Opcode;
 use std::collections::HashMap;
 
@@ -46,15 +48,20 @@ impl Gen<'_> {
         let m = self.mark();
         let lend = std::mem::replace(&mut self.lend_addresses, false);
         let mut vals = Vec::new();
-        for a in args {
+        let params: Vec<Ty> =
+            self.r.unit.funcs[f].params.iter().map(|p| self.r.vars[self.r.decl(p)].ty.clone()).collect();
+        for (a, pt) in args.iter().zip(&params) {
             let v = match self.static_value(a) {
-                Some(v @ (Mem::Const(_) | Mem::GlobalAddr(_) | Mem::StackAddr(_) | Mem::Global(_))) => {
+                Some(Mem::Const(_)) => self.value_as(a, pt),
+                Some(v @ (Mem::GlobalAddr(_) | Mem::StackAddr(_))) => {
                     self.check_escape(a);
                     v
                 }
+                Some(v @ Mem::Global(_)) if !self.converts(self.r.ty(a), pt) => v,
                 _ => {
                     let t = self.temp();
                     self.into(t, a);
+                    self.convert(t, self.r.ty(a), pt);
                     t
                 }
             };
@@ -147,8 +154,8 @@ impl Gen<'_> {
         }
         // Guarded: a returned expression that calls (itself, say) is built in a frame slot,
         // since each nested call leaves its own result in `Ret`.
-        let slot = func.returns_int.then_some(Mem::Reg(Reg::Ret));
-        self.rets.push(Ret { slot, exit, guard: true });
+        let slot = func.ret.is_some().then_some(Mem::Reg(Reg::Ret));
+        self.rets.push(Ret { slot, exit, guard: true, ty: func.ret.unwrap_or(IntTy::Int) });
         self.loops.clear();
         self.ranges.clear();
         for s in &func.body {

@@ -5,7 +5,9 @@
 
 use super::{Gen, Item, Label, Mem, Opd};
 use crate::compiler::ast::*;
-use crate::compiler::format::{self, Conv, Piece, Spec};
+use crate::compiler::format::{self, Conv, Piece, Size, Spec};
+use crate::compiler::resolved::Ty;
+use crate::compiler::types::IntTy;
 use crate::isa::Opcode;
 
 impl Gen<'_> {
@@ -99,7 +101,24 @@ impl Gen<'_> {
             (Conv::Str, a) => self.string(a, Some(spec)),
             (_, Arg::Text(_)) => unreachable!("invariant: the checker allows a string literal for %s only"),
             (Conv::Char, Arg::Value(v)) => self.padded(spec, |g| g.put(v), |g| g.konst(1)),
-            (Conv::Dec | Conv::Unsigned | Conv::Hex { .. }, Arg::Value(v)) => self.number(spec, v),
+            (Conv::Dec | Conv::Unsigned | Conv::Hex { .. }, Arg::Value(v)) => {
+                // `%hhu`, `%hd`…: the argument (an `int` after promotion) converted first.
+                let signed = spec.conv == Conv::Dec;
+                let to = match spec.size {
+                    Size::Word => None,
+                    Size::Short => Some(if signed { IntTy::Short } else { IntTy::UShort }),
+                    Size::Char => Some(if signed { IntTy::SChar } else { IntTy::UChar }),
+                };
+                let v = match to {
+                    Some(to) if self.converts(&Ty::INT, &Ty::Int(to)) => {
+                        let t = self.copy(v);
+                        self.convert(t, &Ty::INT, &Ty::Int(to));
+                        t
+                    }
+                    _ => v,
+                };
+                self.number(spec, v)
+            }
         }
     }
 
@@ -121,7 +140,7 @@ impl Gen<'_> {
 
     /// A string: a literal is printed from the code; a pointer is walked to its `'\0'`.
     fn string(&mut self, s: Arg, spec: Option<Spec>) {
-        let spec = spec.unwrap_or(Spec { conv: Conv::Str, width: 0, left: false, zero: false });
+        let spec = spec.unwrap_or(Spec { conv: Conv::Str, width: 0, left: false, zero: false, size: Size::Word });
         let p = match s {
             Arg::Value(p) => p,
             Arg::Text(bytes) => {
