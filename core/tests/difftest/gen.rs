@@ -7,6 +7,7 @@
 
 mod expr;
 
+use super::alias::{Aliases, Object, Shape};
 use super::program::*;
 use super::rng::Rng;
 use super::scope::*;
@@ -47,6 +48,7 @@ pub fn program(seed: u64, avoid_known: bool, features: Features) -> Program {
         funcs: Vec::new(),
         fresh: 0,
         cur: Acc::default(),
+        aliases: Aliases::default(),
         mult: 1,
         loops: 0,
         returns_int: false,
@@ -66,6 +68,8 @@ struct Gen {
     fresh: usize,
     /// What the function being written touches so far.
     cur: Acc,
+    /// What its names may denote (its pointer and array parameters).
+    aliases: Aliases,
     /// How often the current statement runs per call of its function.
     mult: u64,
     /// Enclosing loops (`break` and `continue` need one).
@@ -202,6 +206,7 @@ impl Gen {
             let deref = p.kind == Kind::Pointer;
             self.scopes.declare(Var { name: p.name.clone(), len, writable: true, global: false, deref });
         }
+        self.aliases = self.aliases_of(&params);
         self.cur = Acc { mult: 1, ..Acc::default() };
         self.mult = 1;
         self.loops = 0;
@@ -213,6 +218,7 @@ impl Gen {
             body.push(Stmt::Return(Some(e)));
         }
         self.scopes.pop();
+        self.aliases = Aliases::default();
         if !main {
             let acc = std::mem::take(&mut self.cur);
             self.funcs.push(FnInfo {
@@ -228,6 +234,29 @@ impl Gen {
             });
         }
         Func { name, params, returns_int: self.returns_int, body }
+    }
+
+    /// The may-alias relation of a function with these parameters: what a
+    /// caller may pass for one (`pointee`) is a writable global of its shape
+    /// or another parameter's object.
+    fn aliases_of(&self, params: &[Param]) -> Aliases {
+        let globals = self.scopes.visible().into_iter().filter(|v| v.global && v.writable);
+        let objects: Vec<Object> = globals
+            .map(|v| Object {
+                name: &v.name,
+                shape: if v.len.is_some() { Shape::Array } else { Shape::Scalar },
+                indirect: false,
+            })
+            .chain(params.iter().filter_map(|p| {
+                let shape = match p.kind {
+                    Kind::Int => return None,
+                    Kind::Pointer => Shape::Scalar,
+                    Kind::Array(_) => Shape::Array,
+                };
+                Some(Object { name: &p.name, shape, indirect: true })
+            }))
+            .collect();
+        Aliases::new(&objects)
     }
 
     /// `f(d, …)`: returns at depth 0, otherwise runs loop-free statements and
@@ -256,6 +285,7 @@ impl Gen {
             let n = self.rng.below(3);
             self.stmts_into(&mut body, n, 1);
             let lower = Expr::Binary(BinOp::Sub, Box::new(Expr::Var(depth.clone())), Box::new(Expr::Num(1, Lit::Dec)));
+            // Only `int` parameters here: no name aliases another.
             let mut cx = Cx { fp: Footprint::default(), mode: Mode::Pure, faults: Faults::None };
             let args = std::iter::once(lower).chain((1..params.len()).map(|_| self.expr(&mut cx, 2))).collect();
             let call = Expr::Call(name.clone(), args);
@@ -578,10 +608,10 @@ impl Gen {
     }
 }
 
-/// The variable an lvalue names.
+/// The variable an lvalue names (`*p` names `p`).
 fn root(e: &Expr) -> &str {
     match e {
-        Expr::Var(n) | Expr::Index(n, _) => n,
+        Expr::Var(n) | Expr::Index(n, _) | Expr::Deref(n) => n,
         _ => "",
     }
 }

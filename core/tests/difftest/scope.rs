@@ -4,6 +4,7 @@
 //! generated expression free of unsequenced side effects (whose result C
 //! leaves open, so gcc and we could both be right and still differ).
 
+use super::alias::Aliases;
 use std::collections::BTreeSet;
 
 pub type Names = BTreeSet<String>;
@@ -38,18 +39,25 @@ pub struct FnInfo {
     pub recursive: bool,
 }
 
-/// The variables and calls of one full expression so far.
+/// The variables and calls of one full expression so far. Each access is
+/// recorded under every name that may denote its object (`alias`), so the
+/// checks below see through pointer and array parameters.
 #[derive(Clone, Debug, Default)]
 pub struct Footprint {
-    pub reads: Names,
-    pub writes: Names,
+    reads: Names,
+    writes: Names,
     /// Globals written by the bodies of called functions.
-    pub call_writes: Names,
+    call_writes: Names,
     /// Targets of enclosing assignments: they may be read, not written again.
-    pub reserved: Names,
+    reserved: Names,
+    aliases: Aliases,
 }
 
 impl Footprint {
+    pub fn new(aliases: Aliases) -> Footprint {
+        Footprint { aliases, ..Footprint::default() }
+    }
+
     pub fn can_read(&self, v: &str) -> bool {
         !self.writes.contains(v) && !self.call_writes.contains(v)
     }
@@ -63,9 +71,25 @@ impl Footprint {
         f.reads.iter().all(|v| self.can_read(v)) && f.writes.iter().all(|v| self.can_read(v) && !self.reads.contains(v))
     }
 
+    pub fn read(&mut self, v: &str) {
+        self.aliases.insert(&mut self.reads, v);
+    }
+
+    pub fn write(&mut self, v: &str) {
+        self.aliases.insert(&mut self.writes, v);
+    }
+
+    pub fn reserve(&mut self, v: &str) {
+        self.aliases.insert(&mut self.reserved, v);
+    }
+
     pub fn call(&mut self, f: &FnInfo) {
-        self.reads.extend(f.reads.iter().cloned());
-        self.call_writes.extend(f.writes.iter().cloned());
+        for v in &f.reads {
+            self.aliases.insert(&mut self.reads, v);
+        }
+        for v in &f.writes {
+            self.aliases.insert(&mut self.call_writes, v);
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use super::{root, Cx, Faults, Gen, Target, MAX_MULT, MAX_SIZE};
 impl Gen {
     pub(super) fn cx(&mut self) -> Cx {
         let mode = if self.rng.chance(1, 2) { Mode::Pure } else { Mode::Effects };
-        Cx { fp: Footprint::default(), mode, faults: Faults::None }
+        Cx { fp: Footprint::new(self.aliases.clone()), mode, faults: Faults::None }
     }
 
     pub(super) fn full_expr(&mut self) -> Expr {
@@ -58,10 +58,10 @@ impl Gen {
     pub(super) fn claim_target(&mut self, cx: &mut Cx, name: String, len: Option<usize>, kind: Target) -> Expr {
         self.touch(&name, true);
         if kind == Target::ReadWrite {
-            cx.fp.reads.insert(name.clone());
+            cx.fp.read(&name);
             self.touch(&name, false);
         }
-        cx.fp.reserved.insert(name.clone());
+        cx.fp.reserve(&name);
         match len {
             None if self.scopes.lookup(&name).is_some_and(|v| v.deref) => Expr::Deref(name),
             None => Expr::Var(name),
@@ -119,12 +119,11 @@ impl Gen {
                     let name = root(&t).to_string();
                     let compound = self.rng.chance(1, 3);
                     if compound {
-                        cx.fp.reads.insert(name.clone());
+                        cx.fp.read(&name);
                         self.touch(&name, false);
                     }
                     let e = self.assignment(cx, t, compound, d);
-                    cx.fp.reserved.remove(&name);
-                    cx.fp.writes.insert(name);
+                    cx.fp.write(&name);
                     e
                 }
                 None => self.binary(cx, d),
@@ -132,8 +131,7 @@ impl Gen {
             17 if effects => match self.target(cx, Target::Nested) {
                 Some(t) => {
                     let name = root(&t).to_string();
-                    cx.fp.reserved.remove(&name);
-                    cx.fp.writes.insert(name.clone());
+                    cx.fp.write(&name);
                     self.touch(&name, false);
                     self.incdec(t)
                 }
@@ -330,7 +328,7 @@ impl Gen {
             return self.literal();
         }
         let (name, len, deref) = vars[self.rng.below(vars.len())].clone();
-        cx.fp.reads.insert(name.clone());
+        cx.fp.read(&name);
         self.touch(&name, false);
         match len {
             None if deref => Expr::Deref(name),
