@@ -277,12 +277,12 @@ fn output_mistakes_are_located() {
     check(
         "#include <stdio.h>\n#include <string.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
         expect![[r#"
-            warning: `#include` is ignored
-             --> prog.c:2:2
+            error: the header `string.h` does not exist here
+             --> prog.c:2:10
               |
             2 | #include <string.h>
-              |  ^^^^^^^
-              = note: there is no library; the builtins (abs, min, max, assert, frame, putchar, puts, printf) are always available
+              |          ^^^^^^^^^^
+              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdio.h, stdlib.h, iso646.h
 
             error: the conversion `%q` is unsupported
              --> prog.c:6:12
@@ -469,4 +469,81 @@ fn too_wide_names_the_presets_that_fit() {
             assert!(wide.iter().all(|c| hint.contains(&format!("`{}`", c.name))), "{hint}");
         }
     }
+}
+
+#[test]
+fn errors_inside_a_macro_point_at_its_use() {
+    check(
+        "#define SCALE(x) ((x) * factor)\n#define TWICE(x) ((x) + (x))\nint main() {\n    int a = SCALE(2);\n    int b = TWICE(zz);\n    return a + b;\n}\n",
+        expect![[r#"
+            error: undefined variable `factor`
+             --> prog.c:4:13
+              |
+            4 |     int a = SCALE(2);
+              |             ^^^^^^^^
+              = note: in the expansion of macro `SCALE` (defined on line 1)
+              = hint: declare it first: `int factor;`
+
+            error: undefined variable `zz`
+             --> prog.c:5:19
+              |
+            5 |     int b = TWICE(zz);
+              |                   ^^
+              = note: in the expansion of macro `TWICE` (defined on line 2)
+              = hint: declare it first: `int zz;`
+        "#]],
+    );
+}
+
+#[test]
+fn preprocessor_errors_are_located() {
+    check(
+        "#include <string.h>\n#define F(a, b) a\nint x = F(1);\n#if 1 / 0\n#endif\n#ifdef\n#endif\n#error this build needs 32-bit words\nint main() {\n#if 1\n}\n",
+        expect![[r#"
+            error: the header `string.h` does not exist here
+             --> prog.c:1:10
+              |
+            1 | #include <string.h>
+              |          ^^^^^^^^^^
+              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdio.h, stdlib.h, iso646.h
+
+            error: macro `F` takes 2 argument(s) but 1 were given
+             --> prog.c:3:9
+              |
+            3 | int x = F(1);
+              |         ^^^^
+              = note: it is `F(a, b)`
+
+            error: expected an expression, found `;`
+             --> prog.c:3:13
+              |
+            3 | int x = F(1);
+              |             ^
+
+            error: division by zero in `#if`
+             --> prog.c:4:7
+              |
+            4 | #if 1 / 0
+              |       ^
+
+            error: `#ifdef` needs exactly one macro name
+             --> prog.c:6:1
+              |
+            6 | #ifdef
+              | ^^^^^^
+
+            error: #error this build needs 32-bit words
+             --> prog.c:8:1
+              |
+            8 | #error this build needs 32-bit words
+              | ^^^^^^
+
+            error: unterminated conditional directive
+              --> prog.c:10:1
+               |
+            10 | #if 1
+               | ^^^
+               = hint: close it with `#endif`
+        "#]],
+    );
 }

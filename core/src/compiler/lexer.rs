@@ -1,11 +1,11 @@
-//! Tokens with their spans, after `#define` substitution. Comments, string
-//! literals (escapes decoded) and unsupported lexemes (floats) are handled here
-//! so the parser only sees C it can give a precise message about.
+//! Tokens with their spans, as the preprocessor (`preprocess`) reads them.
+//! Comments, line splices, string literals (escapes decoded) and unsupported
+//! lexemes (floats) are handled here so the parser only sees C it can give a
+//! precise message about.
 
 use super::types::Suffix;
 use super::Sink;
 use crate::diag::{Diagnostic, Span};
-use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -33,36 +33,54 @@ const PUNCTS: [&str; 48] = [
     "(", ")", "[", "]", "{", "}", ".", "#",
 ];
 
-struct Lexer<'a> {
+/// A token as the preprocessor reads it: the place on its logical line, its spelling
+/// (for `#` and `##`), and the diagnostics lexing it raised, reported only if `#if`
+/// does not skip it (as gcc does: `#if 0` may hold any text).
+#[derive(Clone, Debug)]
+pub struct RawToken {
+    pub token: Token,
+    pub text: String,
+    /// The first token of a logical line (a `#` there starts a directive).
+    pub bol: bool,
+    /// Whitespace or a comment precedes it (stringizing keeps one space there).
+    pub space: bool,
+    pub diags: Vec<Diagnostic>,
+}
+
+struct Lexer {
     chars: Vec<char>,
     i: usize,
     line: u32,
     col: u32,
-    sink: &'a mut Sink,
-    macros: HashMap<String, Vec<Token>>,
-    out: Vec<Token>,
+    /// Diagnostics of the token being lexed; they move into its [`RawToken`].
+    sink: Sink,
+    out: Vec<RawToken>,
     at_line_start: bool,
+    space: bool,
 }
 
-/// Splits `src` into tokens, expanding object-like macros. Never fails: bad input becomes diagnostics.
-pub fn lex(src: &str, sink: &mut Sink) -> Vec<Token> {
+/// Splits `src` into tokens, the last one `Eof` (carrying an unterminated comment's error). Never fails:
+/// bad input becomes diagnostics.
+pub fn lex(src: &str) -> Vec<RawToken> {
     let mut lx = Lexer {
         chars: src.chars().collect(),
         i: 0,
         line: 1,
         col: 1,
-        sink,
-        macros: HashMap::new(),
+        sink: Sink::new(),
         out: Vec::new(),
         at_line_start: true,
+        space: false,
     };
     lx.run();
     let span = Span::new(lx.line, lx.col, lx.col + 1);
-    lx.out.push(Token { tok: Tok::Eof, span });
+    let diags = std::mem::take(&mut lx.sink);
+    let token = Token { tok: Tok::Eof, span };
+    lx.out.push(RawToken { token, text: String::new(), bol: true, space: true, diags });
     lx.out
 }
 
-impl Lexer<'_> {
+impl Lexer {
     fn peek(&self, k: usize) -> char {
         self.chars.get(self.i + k).copied().unwrap_or('\0')
     }
@@ -81,26 +99,30 @@ impl Lexer<'_> {
     }
 
     fn run(&mut self) {
-        let mut directive: Option<Vec<Token>> = None;
-        let mut dir_line = 0;
         while self.i < self.chars.len() {
-            if self.line != dir_line {
-                if let Some(d) = directive.take() {
-                    self.directive(d);
-                }
-            }
             let c = self.peek(0);
+            if c == '\\' && (self.peek(1) == '\n' || (self.peek(1) == '\r' && self.peek(2) == '\n')) {
+                // A line splice: the logical line (a directive) goes on.
+                let bol = self.at_line_start;
+                while self.bump() != '\n' {}
+                self.at_line_start = bol;
+                continue;
+            }
             if c == '\n' || c.is_whitespace() {
                 self.bump();
+                self.space = true;
                 continue;
             }
             if c == '/' && self.peek(1) == '/' {
                 while self.i < self.chars.len() && self.peek(0) != '\n' {
                     self.bump();
                 }
+                self.space = true;
                 continue;
             }
             if c == '/' && self.peek(1) == '*' {
+                // A comment is one space: one spanning lines does not end the line it starts on.
+                let bol = self.at_line_start;
                 let start = Span::new(self.line, self.col, self.col + 2);
                 self.bump();
                 self.bump();
@@ -114,94 +136,18 @@ impl Lexer<'_> {
                 }
                 self.bump();
                 self.bump();
+                self.at_line_start = bol;
+                self.space = true;
                 continue;
             }
-            let starts_line = self.at_line_start;
+            let (bol, space, start) = (self.at_line_start, self.space, self.i);
             self.at_line_start = false;
-            let Some(t) = self.token() else { continue };
-            if let Some(d) = &mut directive {
-                d.push(t);
-            } else if starts_line && t.tok == Tok::Punct("#") {
-                dir_line = t.span.line;
-                directive = Some(vec![t]);
-            } else {
-                self.emit(t, 0);
-            }
-        }
-        if let Some(d) = directive.take() {
-            self.directive(d);
-        }
-    }
-
-    /// Appends a token, substituting macros (parenthesised, so `#define N 1+2` behaves like a value).
-    fn emit(&mut self, t: Token, depth: u32) {
-        if let Tok::Ident(name) = &t.tok {
-            if let Some(body) = self.macros.get(name).cloned() {
-                if depth > 32 {
-                    self.sink.push(Diagnostic::error(t.span, format!("macro `{name}` expands into itself")));
-                    return;
-                }
-                let paren = |p| Token { tok: Tok::Punct(p), span: t.span };
-                self.out.push(paren("("));
-                for b in body {
-                    self.emit(Token { tok: b.tok, span: t.span }, depth + 1);
-                }
-                self.out.push(paren(")"));
-                return;
-            }
-        }
-        self.out.push(t);
-    }
-
-    fn directive(&mut self, d: Vec<Token>) {
-        let hash = d[0].span;
-        let name = match d.get(1).map(|t| &t.tok) {
-            Some(Tok::Ident(n)) => n.clone(),
-            _ => {
-                self.sink.push(Diagnostic::error(hash, "expected a directive name after `#`"));
-                return;
-            }
-        };
-        let span = d[1].span;
-        match name.as_str() {
-            "define" => {
-                let Some(Token { tok: Tok::Ident(m), span: mspan }) = d.get(2) else {
-                    self.sink.push(Diagnostic::error(span, "`#define` needs a name"));
-                    return;
-                };
-                if let Some(p) = d.get(3) {
-                    if p.tok == Tok::Punct("(") && p.span.col == mspan.end_col {
-                        self.sink.push(
-                            Diagnostic::error(p.span, "function-like macros are unsupported")
-                                .with_hint("write a function instead; calls are inlined"),
-                        );
-                        return;
-                    }
-                }
-                if d.len() == 3 {
-                    self.sink.push(
-                        Diagnostic::error(*mspan, format!("`#define {m}` has no value"))
-                            .with_hint(format!("give it an integer value: `#define {m} 1`")),
-                    );
-                    return;
-                }
-                self.macros.insert(m.clone(), d[3..].to_vec());
-            }
-            // The same file builds with gcc: its headers declare what the builtins are here.
-            // `<limits.h>`'s and `<stdint.h>`'s names are builtin (`compiler::types`).
-            "include"
-                if matches!(
-                    header(&d[2..]).as_deref(),
-                    Some("stdio.h" | "stdlib.h" | "limits.h" | "stdint.h" | "stddef.h")
-                ) => {}
-            "include" => self.sink.push(Diagnostic::warning(span, "`#include` is ignored").with_note(
-                "there is no library; the builtins (abs, min, max, assert, frame, putchar, puts, printf) are always \
-                 available",
-            )),
-            _ => self.sink.push(
-                Diagnostic::error(span, format!("the directive `#{name}` is unsupported"))
-                    .with_hint("only `#define NAME value` is supported"),
-            ),
+            self.space = false;
+            let Some(token) = self.token() else { continue };
+            // A literal cut by the end of the text bumps past it.
+            let text = self.chars[start..self.i.min(self.chars.len())].iter().collect();
+            let diags = std::mem::take(&mut self.sink);
+            self.out.push(RawToken { token, text, bol, space, diags });
         }
     }
 
@@ -353,20 +299,4 @@ fn suffix(s: &str) -> Option<Suffix> {
         _ => return None,
     };
     Some(Suffix { unsigned, long })
-}
-
-/// The file an `#include` names: `<stdio.h>` or `"stdio.h"`.
-fn header(toks: &[Token]) -> Option<String> {
-    match toks {
-        [Token { tok: Tok::Str(name), .. }] => String::from_utf8(name.clone()).ok(),
-        [Token { tok: Tok::Punct("<"), .. }, inner @ .., Token { tok: Tok::Punct(">"), .. }] => inner
-            .iter()
-            .map(|t| match &t.tok {
-                Tok::Ident(s) => Some(s.clone()),
-                Tok::Punct(p) => Some(p.to_string()),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
-    }
 }

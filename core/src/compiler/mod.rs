@@ -1,6 +1,7 @@
 //! The C compiler: source text to a [`Program`] image.
 //!
-//! Phases, one module each: `lexer` (tokens, `#define`), `parser` (syntax
+//! Phases, one module each: `lexer` (tokens), `preprocess` (directives,
+//! macros, the headers), `parser` (syntax
 //! tree, `ast`), `checker` (names, types, the call graph) producing a
 //! `resolved` program (side tables keyed by node), `codegen` (instructions
 //! over symbolic operands; calls inlined, recursive functions compiled once
@@ -19,6 +20,7 @@ mod format;
 mod layout;
 mod lexer;
 mod parser;
+mod preprocess;
 mod resolved;
 mod types;
 
@@ -48,19 +50,29 @@ impl Compiled {
 /// Compiles C source for a machine configuration.
 pub fn compile(source: &str, config: Config) -> Compiled {
     let mut sink = Sink::new();
-    let program = compile_into(source, config, &mut sink);
+    let mut expansions = Vec::new();
+    let program = compile_into(source, config, &mut sink, &mut expansions);
     let program = if sink.iter().any(Diagnostic::is_error) { None } else { program };
+    preprocess::explain(&mut sink, &expansions);
     sink.sort_by_key(|d| (d.span.line, d.span.col));
+    // A macro that uses an argument twice would report its mistake twice at the same place.
+    sink.dedup();
     Compiled { program, diagnostics: sink }
 }
 
-fn compile_into(source: &str, config: Config, sink: &mut Sink) -> Option<Program> {
+fn compile_into(
+    source: &str,
+    config: Config,
+    sink: &mut Sink,
+    expansions: &mut Vec<preprocess::Expansion>,
+) -> Option<Program> {
     if let Err(e) = config.validate() {
         sink.push(Diagnostic::error(crate::diag::Span::new(1, 1, 2), e.0));
         return None;
     }
-    let tokens = lexer::lex(source, sink);
-    let unit = parser::parse(tokens, config.word_bits, sink);
+    let pre = preprocess::preprocess(source, config, sink);
+    *expansions = pre.expansions;
+    let unit = parser::parse(pre.tokens, config.word_bits, sink);
     let checked = checker::check(unit, config, sink)?;
     if sink.iter().any(Diagnostic::is_error) {
         return None;

@@ -879,7 +879,10 @@ impl Parser<'_> {
             Tok::Punct("(") => {
                 let e = self.expr()?;
                 let close = self.expect(")")?;
-                Ok(Expr { span: join(t.span, close), ..e })
+                // Parentheses from a macro's body both carry the call's span: the inner expression
+                // (a macro argument) keeps its own, so errors point at the argument.
+                let span = if t.span == close { e.span } else { join(t.span, close) };
+                Ok(Expr { span, ..e })
             }
             Tok::Ident(name) if !is_keyword(&name) => {
                 if self.eat("(") {
