@@ -22,6 +22,11 @@ const TYPES = {
   ".json": "application/json",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  // The manual's (mdBook) fonts.
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".ttf": "font/ttf",
+  ".txt": "text/plain; charset=utf-8",
   // Needed for WebAssembly.instantiateStreaming.
   ".wasm": "application/wasm",
   ".ts": "text/plain; charset=utf-8",
@@ -98,5 +103,5 @@ export function serve(mounts, port = 0) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir = "dist", port = "8080"] = process.argv.slice(2);
   const { url } = await serve(resolve(dir), Number(port));
-  console.log(`serve: ${resolve(dir)} at ${url} (precompressed .br/.gz when present; Ctrl+C stops)`);
+  console.log(`serve: ${resolve(dir)} at ${url}, the manual at ${url}book/ (precompressed .br/.gz when present; Ctrl+C stops)`);
 }

@@ -4,8 +4,9 @@
 # unreachable, so Trunk runs offline with the cargo-installed wasm-bindgen and
 # npm's wasm-opt).
 #
-#   setup_build            the wasm target, Trunk, wasm-bindgen-cli and node_modules
-#                          (binaryen's wasm-opt): enough to build and serve the page
+#   setup_build            the wasm target, Trunk, mdBook (the manual), wasm-bindgen-cli
+#                          and node_modules (binaryen's wasm-opt): enough to build and
+#                          serve the page
 #   setup_browser NAME...  a browser and its WebDriver server: chromium | firefox | webkit
 #   setup_test             setup_build plus all three browsers and setup_python
 #   setup_python           a virtual environment with tools/requirements.txt (numpy,
@@ -16,6 +17,7 @@ set -euo pipefail
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
+MDBOOK_VERSION=0.5.4
 GECKODRIVER_VERSION=0.37.1
 LOOM_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # npm's binaryen (wasm-opt) first: Debian's older /usr/bin/wasm-opt breaks the
@@ -71,6 +73,11 @@ setup_build() {
     # --debug: builds in a third of the time and serves/builds just as fast.
     say "installing trunk $TRUNK_VERSION with cargo (a few minutes)"
     cargo install trunk --version "$TRUNK_VERSION" --locked --debug
+  fi
+  if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+    # Without the default features (a live-reload server, a file watcher): only `mdbook build` is used.
+    say "installing mdbook $MDBOOK_VERSION with cargo (a few minutes)"
+    cargo install mdbook --version "$MDBOOK_VERSION" --locked --no-default-features --features search
   fi
   local wb
   wb="$(wasm_bindgen_version)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test, stopping at the first failure:
-# format, lints (native and wasm), native tests, the exported model against the
+# format, the manual (mdBook), lints (native and wasm), native tests, the exported model against the
 # dense engine (Python), the wasm-bindgen-test suites in headless Chromium and Firefox, the release build of the page (wasm-opt,
 # precompressed), and the end-to-end suite in Chromium, Firefox and WebKit.
 #
@@ -63,6 +63,9 @@ e2e_all() {
 }
 
 stage cargo fmt --all --check
+# The manual builds (its links and SUMMARY are checked by core/tests/manual.rs, in cargo test);
+# trunk build puts it in dist/book/ again.
+stage mdbook build docs --dest-dir "$LOOM_ROOT/target/book"
 stage cargo clippy --workspace --all-targets -- -D warnings
 # The wasm-only code (the JS API, browser tests) is invisible to the native lint.
 stage cargo clippy -p loom-core -p loom-app --features loom-core/wasm --target wasm32-unknown-unknown --all-targets \

@@ -7,7 +7,7 @@
 //
 // or, from a script: `const w = await mount(element, {panels: "heatmap", source: "…"})`,
 // then `await w.run()`, `w.addEventListener("halted", (e) => e.detail.vars)`.
-// Attributes and options are the embed options (README, "Embedding"); the
+// Attributes and options are the embed options (the manual's "Embedding", docs/src/embedding.md); the
 // module finds the wasm, the editor and the styles beside itself, so it can be
 // imported from another site. Each widget has its own shadow root, machine,
 // editor and keyboard shortcuts (keys act while focus is inside it).

@@ -1,7 +1,7 @@
 //! Guided lessons: a title and steps, each with Markdown text, a program to
 //! load, an action ("step to layer 3", "run to line 7", "after 5
 //! instructions"), what to highlight, and a check the page verifies. The
-//! format is documented in the README ("Lessons"); the built-in lessons are
+//! format is documented in the manual (`docs/src/lessons.md`); the built-in lessons are
 //! `lessons/*.json`, built in with `include_str!`, and a teacher's lesson
 //! travels in the URL as `#lesson=PAYLOAD` (the share links' DEFLATE +
 //! base64url, [`link::pack`]). No DOM: the player's commands and the

@@ -1,6 +1,6 @@
 //! The embed options: what `index.html?embed&…` and the attributes of
 //! `<loom-playground>` ask for. Their names and values are a contract (the
-//! README's "Embedding" section documents each); this module reads them from
+//! manual's `docs/src/embedding.md` documents each); this module reads them from
 //! name/value pairs, whatever their source, and says which it ignored and why.
 
 use crate::lesson::{self, Lesson};

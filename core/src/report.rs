@@ -1,5 +1,5 @@
 //! The run report: the stable JSON object `loom run --json` prints (and the
-//! wasm API returns). Its shape is a contract documented in the README:
+//! wasm API returns). Its shape is a contract documented in the manual (`docs/src/cli.md`):
 //!
 //! `{"status": "halted"|"fault"|"budget", "steps": int, "pc": int,
 //!   "vars": {name: int | [int, …]}, "fault": null | {"message": str, "line": int|null},
@@ -150,8 +150,8 @@ pub fn unwritten(prog: &Program, status: &Status) -> Option<String> {
 
 /// The visible named variables with their keys. A global is keyed by its bare name,
 /// always (its key must not depend on the locals elsewhere); a local whose name is also
-/// declared in another scope is keyed `scope.name`, so no variable is lost (README,
-/// "The CLI's contract").
+/// declared in another scope is keyed `scope.name`, so no variable is lost (the
+/// manual's `docs/src/cli.md`).
 fn keyed(prog: &Program) -> impl Iterator<Item = (String, &Symbol)> {
     let visible: Vec<_> = prog.symbols.iter().filter(|s| !s.hidden).collect();
     visible.clone().into_iter().map(move |s| {

@@ -4,8 +4,8 @@
 //! step by step on full records and `[op, arg, sp, top]` rows) and wasmi
 //! (results, traps, memory, globals).
 //!
-//! `LOOM_TRACE_PROGRAMS=N` runs N random programs (CI: 300; the README's
-//! figure is from a longer run), `LOOM_TRACE_SEED=S` starts at another seed.
+//! `LOOM_TRACE_PROGRAMS=N` runs N random programs (CI: 300; the manual's
+//! figure, `docs/src/trace-machine.md`, is from a longer run), `LOOM_TRACE_SEED=S` starts at another seed.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod trace_common;

@@ -7,7 +7,7 @@
 //! start anywhere up to the largest the machine allows.
 //!
 //! `LOOM_TRACE_HEAD_OPS=N` sets the number of writes and reads (CI: 200,000;
-//! the README's figure is from a run of 1,000,000).
+//! the manual's figure, `docs/src/trace-machine.md`, is from a run of 1,000,000).
 
 mod trace_common;
 

@@ -1,6 +1,7 @@
 //! The source's diagnostics as a list; clicking one jumps to it in the editor.
 
 use super::editor::EditorHandle;
+use super::manual::{self, ManualLink};
 use super::Client;
 use leptos::prelude::*;
 use loom_core::diag::Diagnostic;
@@ -12,7 +13,7 @@ pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
             let file = b.lang.map_or("", |l| l.label());
             b.diagnostics
                 .iter()
-                .map(|d| entry(d, file, move |line, col, end| handle.goto(line, col, end)))
+                .map(|d| entry(d, file, manual::ERRORS, move |line, col, end| handle.goto(line, col, end)))
                 .collect_view()
         })
     };
@@ -25,8 +26,9 @@ pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {
 }
 
 /// One located diagnostic as a list entry whose button calls `goto` with its
-/// span: the one way every editor's list (C, assembly, WebAssembly text) says it.
-pub fn entry(d: &Diagnostic, file: &str, goto: impl Fn(u32, u32, u32) + 'static) -> impl IntoView {
+/// span, and a "learn more" link to the manual's page `learn` on what such
+/// errors mean: the one way every editor's list (C, assembly, WebAssembly text) says it.
+pub fn entry(d: &Diagnostic, file: &str, learn: &str, goto: impl Fn(u32, u32, u32) + 'static) -> impl IntoView {
     let (line, col, end) = (d.span.line, d.span.col, d.span.end_col);
     let sev = format!("{:?}", d.severity).to_lowercase();
     let mut text = format!("{line}:{col} {sev}: {}", d.message);
@@ -38,6 +40,8 @@ pub fn entry(d: &Diagnostic, file: &str, goto: impl Fn(u32, u32, u32) + 'static)
             <button class="link" title=format!("Go to line {line} of the {file} source") on:click=move |_| goto(line, col, end)>
                 {text}
             </button>
+            " "
+            <ManualLink page=learn title="What this kind of error means, in the manual">"learn more"</ManualLink>
         </li>
     }
 }

@@ -3,6 +3,7 @@
 //! segments as text nodes; a column, cell or head it names is a button that
 //! highlights it in the heatmap and attention views.
 
+use super::manual;
 use super::Client;
 use leptos::prelude::*;
 use loom_core::frontend::explain::{Segment, Target};
@@ -69,7 +70,9 @@ pub fn Explain(client: Client) -> impl IntoView {
                 .map(|l| {
                     view! {
                         <li data-layer=l.index class:current=at == Some(l.index)>
-                            <b>{l.name.clone()}</b>
+                            <a class="manual layer-name" href=manual::href(&manual::layer(l.index)) target="_blank" rel="noopener" title="What this layer does, in the manual">
+                                <b>{l.name.clone()}</b>
+                            </a>
                             " "
                             {words(client, &l.words)}
                         </li>

@@ -1,6 +1,7 @@
 //! Keyboard shortcuts (never while typing in the editor or a form field), the
 //! `?` sheet that lists them, and the light/dark theme.
 
+use super::manual::{self, ManualLink};
 use super::{Actions, Client};
 use crate::options::ThemeChoice;
 use crate::session::Command;
@@ -119,6 +120,16 @@ pub fn HelpSheet(open: RwSignal<bool>) -> impl IntoView {
             <h2>"Keyboard shortcuts"</h2>
             <table>{rows}</table>
             <p class="hint">"Shortcuts work while no control has focus: a focused button takes Space and Enter itself, and the editor keeps its keys (press Esc, then Tab, to move out of it). Esc closes this sheet."</p>
+            <nav class="manual-links" data-testid="help-manual" aria-label="The manual">
+                "The manual: "
+                <ManualLink page=manual::HOME title="The manual's first page">"contents"</ManualLink>
+                " · "
+                <ManualLink page=manual::PLAYGROUND title="The page, its views and its shortcuts">"the playground"</ManualLink>
+                " · "
+                <ManualLink page=manual::DEBUGGER title="Stepping, breakpoints and Explain">"the debugger"</ManualLink>
+                " · "
+                <ManualLink page=manual::MACHINE title="The tensor and what each of the eight layers does">"the eight layers"</ManualLink>
+            </nav>
             <button on:click=move |_| open.set(false)>"Close"</button>
         </div>
     }

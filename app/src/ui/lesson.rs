@@ -3,6 +3,7 @@
 //! picker of built-in lessons. Entering a step sends the commands
 //! [`Lesson::enter`] computes, through the client like any button.
 
+use super::manual::{self, ManualLink};
 use super::Client;
 use crate::lesson::{self, Lesson};
 use crate::markdown::{self, Block, Inline};
@@ -111,6 +112,7 @@ pub fn Picker(player: Player) -> impl IntoView {
             <option value="">"Lessons…"</option>
             {options}
         </select>
+        <ManualLink page=manual::LESSONS title="The lessons, and how to write one, in the manual">"ⓘ"</ManualLink>
     }
 }
 

@@ -19,6 +19,7 @@ mod heatmap;
 mod keys;
 mod lesson;
 mod machine;
+mod manual;
 mod messages;
 mod remote;
 mod share;

@@ -4,6 +4,7 @@
 //! snippet with the embed options as checkboxes, and a live preview.
 //! Everything here is text: a link's contents never become markup.
 
+use super::manual::{self, ManualLink};
 use super::{current_state, editor::EditorHandle, open, Client};
 use crate::link::{self, Shared};
 use crate::options::Panel;
@@ -234,6 +235,13 @@ pub fn ShareDialog(open: RwSignal<bool>, client: Client, handle: EditorHandle) -
                     {move || link::length_note(link().len()).unwrap_or_default()}
                 </p>
                 <h2>"Embed"</h2>
+                <p class="hint" data-testid="embed-manual">
+                    "Every option, and how to drive the widget from a script: "
+                    <ManualLink page=manual::EMBEDDING title="Share links, the iframe's options and the custom element">"embedding"</ManualLink>
+                    ", "
+                    <ManualLink page=manual::PROTOCOL title="The postMessage protocol and the JS API">"the protocol and the JS API"</ManualLink>
+                    "."
+                </p>
                 <div class="row options">
                     <span class="hint">"views:"</span>
                     {checkboxes}

@@ -1,4 +1,4 @@
-//! The README's scaling figure as an SVG: dot products per lookup against the
+//! The manual's scaling figure (`docs/src/trace-scaling.svg`) as an SVG: dot products per lookup against the
 //! trace's length, both axes logarithmic, brute force against the hull.
 //! Written by `loom trace scaling --svg FILE` (no plotting dependency).
 

@@ -7,6 +7,7 @@ use super::TraceClient;
 use crate::trace::TraceCommand;
 use crate::ui::diagnostics::entry;
 use crate::ui::editor::{bridge_loaded, create, get_text, goto_line, on_change, set_dark, set_diagnostics, set_text};
+use crate::ui::manual;
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -102,7 +103,7 @@ pub fn Diagnostics(client: TraceClient, editor: WatEditor) -> impl IntoView {
         client.build.with(|b| {
             b.diagnostics
                 .iter()
-                .map(|d| entry(d, "WebAssembly text", move |line, col, end| editor.goto(line, col, end)))
+                .map(|d| entry(d, "WebAssembly text", manual::TRACE, move |line, col, end| editor.goto(line, col, end)))
                 .collect_view()
         })
     };
