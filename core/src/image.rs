@@ -6,6 +6,7 @@
 //! (LOAD/STORE/FIND) can still fault.
 
 use crate::config::Config;
+use crate::debuginfo::DebugInfo;
 use crate::isa::{Instr, Opcode, Operand};
 use std::fmt;
 
@@ -55,6 +56,10 @@ pub struct Program {
     /// Instruction indices (increasing) that write the console slot: after one executes,
     /// the host appends the slot's low byte to the program's output (`host::Output`).
     pub outputs: Vec<usize>,
+    /// What the compiler knows of each instruction and variable (empty from the assembler).
+    /// Not part of any JSON contract.
+    #[serde(skip)]
+    pub debug: DebugInfo,
 }
 
 /// A run-time fault the program raises by reaching instruction `index`.
@@ -100,6 +105,7 @@ impl Program {
             traps: Vec::new(),
             console: None,
             outputs: Vec::new(),
+            debug: DebugInfo::default(),
         }
     }
 
@@ -157,6 +163,9 @@ impl Program {
         }
         if self.console.is_none() && !self.outputs.is_empty() {
             return whole("the program has output points but no console slot".into());
+        }
+        if !self.debug.at.is_empty() && self.debug.at.len() != self.code.len() {
+            return whole("the debug information does not cover every instruction".into());
         }
         if let Some(&k) = self.outputs.iter().find(|&&k| k >= self.code.len()) {
             return whole(format!("output point {k} lies outside the program"));

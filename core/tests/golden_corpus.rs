@@ -1,6 +1,6 @@
 //! Golden files of the C corpus: for every program in `tests/c/` (and
 //! `tests/c/regress/`), the `loom build` listing and the full `loom run --json`
-//! object on the interpreter. A change to code generation or to the report's
+//! object on the interpreter, and the compiler's debug information. A change to code generation or to the report's
 //! shape shows up here as a reviewed diff (`UPDATE_EXPECT=1` rewrites them).
 
 use expect_test::expect_file;
@@ -56,6 +56,8 @@ fn listings_and_run_reports_of_the_corpus() {
         let prog = built.program.clone().unwrap_or_else(|| panic!("{} does not compile", path.display()));
         let name = golden_name(path);
         expect_file![format!("golden/listing/{name}.txt")].assert_eq(&annotated_listing(&built, &source));
+        // The debug information: scopes, variables' homes and types, return sites.
+        expect_file![format!("golden/debug/{name}.txt")].assert_eq(&prog.debug.to_string());
 
         // As `loom run --json` does: the façade's machine, which also collects the output.
         let mut m = Machine::new(EngineKind::Interp, &prog).unwrap();

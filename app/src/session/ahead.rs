@@ -7,7 +7,7 @@
 //! inputs at `frame()` cannot be foreseen (the player's keys decide), nor one
 //! that runs for longer than the look-ahead may spend.
 
-use super::writes::Write;
+use loom_core::frontend::debugger::Write;
 use loom_core::pace::Pacer;
 use loom_core::state::Status;
 use loom_core::{Engine, Interp};
@@ -26,7 +26,7 @@ pub struct Ahead {
     pacer: Pacer,
     /// Milliseconds the look-ahead has spent.
     spent: f64,
-    /// A run's total step count, and the start inputs it was for (see [`super::writes::Writes::at_start`]).
+    /// A run's total step count, and the start inputs it was for (see [`loom_core::frontend::Debugger::writes_at_start`]).
     known: Option<(Vec<Write>, u64)>,
     /// The start inputs of the run the interpreter looks ahead of.
     key: Vec<Write>,

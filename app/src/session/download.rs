@@ -23,7 +23,7 @@ impl Session {
             FileKind::Safetensors => Ok(model(Format::Safetensors)),
             FileKind::Onnx => Ok(model(Format::Onnx)),
             FileKind::State => {
-                let m = self.machine.as_ref().ok_or("no state: the program does not build")?;
+                let m = self.machine().ok_or("no state: the program does not build")?;
                 let x = m.tensor().ok_or_else(|| {
                     format!(
                         "the {} has no state tensor: choose a transformer engine (sparse or dense)",

@@ -231,9 +231,19 @@ impl Driver {
                     StepBy::Layer => self.session.step_layer(),
                     StepBy::Instruction => self.session.step(),
                     StepBy::Line => self.session.step_line(),
+                    StepBy::Over => self.session.step_over(),
+                    StepBy::Out => self.session.step_out(),
                 }
                 if was_stale && self.session.builds() != builds {
                     // The step built the edited source first: its inputs go in before it runs.
+                    self.prepare_demo();
+                }
+            }
+            Command::RunTo { line } => {
+                self.pause();
+                let was_stale = self.session.is_stale();
+                self.session.run_to_line(line);
+                if was_stale && self.session.builds() != builds {
                     self.prepare_demo();
                 }
             }

@@ -8,12 +8,10 @@
 //! reached equals the one stepping forward reached.
 
 mod ahead;
-mod checkpoints;
 mod download;
 mod driver;
 pub mod protocol;
 mod view;
-mod writes;
 
 pub use driver::{Driver, Next, SPEEDS};
 pub use loom_core::frontend::{EngineKind, Lang, DENSE_MAX_N};
@@ -21,26 +19,12 @@ pub use protocol::{AttnRow, Build, Command, Event, File, FileKind, ListingRow, S
 pub use view::{value_text, VarRow};
 
 use ahead::Ahead;
-use checkpoints::{Checkpoint, Checkpoints};
 use loom_core::diag::{render_all, Diagnostic};
-use loom_core::frontend::{build, explain, Explanation, Layout, Machine, StepTrace, Tensor};
+use loom_core::frontend::{
+    build, explain, Breakpoint, Debugger, Explanation, FrameView, Layout, Machine, StepTrace, Stop as Arrival, Tensor,
+};
 use loom_core::state::{MachineState, Status};
-use loom_core::{host, Config, Engine, Interp, Program};
-use writes::Writes;
-
-/// A snapshot every this many steps near the newest step (sparser with age):
-/// stepping back from where a run stopped replays at most this many (some
-/// 30 ms of the sparse engine's time). Snapshots are not free: measured
-/// natively on the classic Sudoku, one every 2,048 sparse steps made the run
-/// 12 % slower (one every 128 took two thirds of the page's time), one every
-/// 8,192 makes it 1.5 % slower.
-fn checkpoint_every(engine: EngineKind) -> u64 {
-    match engine {
-        EngineKind::Interp => 1 << 16,
-        EngineKind::Sparse => 1 << 13,
-        EngineKind::Dense => 1 << 5,
-    }
-}
+use loom_core::{host, Config, Engine, Program};
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
 pub const LINE_BUDGET: u64 = 2_000;
@@ -115,17 +99,12 @@ pub struct Session {
     program: Option<Program>,
     listing: Vec<ListingRow>,
     diagnostics: Vec<Diagnostic>,
-    machine: Option<Machine>,
-    /// The interpreter kept in step with a transformer, for the agreement badge.
-    shadow: Option<Interp>,
-    checkpoints: Checkpoints,
-    /// The host's writes, replayed at their steps when stepping back.
-    writes: Writes,
+    /// The loaded program's debugger: its machine, the shadow interpreter, checkpoints,
+    /// the host's writes and the breakpoints.
+    dbg: Option<Debugger>,
     /// The run's total step count, when it can be known.
     ahead: Ahead,
     breakpoints: Vec<u32>,
-    /// Indexed by instruction: stop when the PC lands here (first instruction of a breakpoint line).
-    break_at: Vec<bool>,
     /// The state and tensor before the last action, for highlighting changes.
     before: Option<MachineState>,
     before_tensor: Option<Tensor>,
@@ -146,13 +125,9 @@ impl Session {
             program: None,
             listing: Vec::new(),
             diagnostics: Vec::new(),
-            machine: None,
-            shadow: None,
-            checkpoints: Checkpoints::new(checkpoint_every(EngineKind::Sparse)),
-            writes: Writes::default(),
+            dbg: None,
             ahead: Ahead::default(),
             breakpoints: Vec::new(),
-            break_at: Vec::new(),
             before: None,
             before_tensor: None,
             layers: None,
@@ -229,8 +204,7 @@ impl Session {
     /// Builds the source and loads a fresh machine; on failure keeps the
     /// diagnostics and unloads. Returns whether it built.
     pub fn compile(&mut self) -> bool {
-        self.machine = None;
-        self.shadow = None;
+        self.dbg = None;
         self.program = None;
         self.listing.clear();
         self.ahead.forget();
@@ -250,11 +224,7 @@ impl Session {
     }
 
     fn load(&mut self, prog: &Program) -> Result<(), String> {
-        self.machine = Some(Machine::new(self.engine, prog).map_err(|e| e.to_string())?);
-        self.shadow =
-            if self.engine.is_transformer() { Some(Interp::new(prog).map_err(|e| e.to_string())?) } else { None };
-        self.checkpoints = Checkpoints::new(checkpoint_every(self.engine));
-        self.writes.clear();
+        self.dbg = Some(Debugger::new(self.engine, prog).map_err(|e| e.to_string())?);
         self.note = None;
         self.before = None;
         self.before_tensor = None;
@@ -282,62 +252,28 @@ impl Session {
         if self.is_stale() {
             self.compile();
         }
-        self.machine.as_ref().is_some_and(|m| m.status().is_running())
+        self.machine().is_some_and(|m| m.status().is_running())
     }
 
     fn remember_before(&mut self) {
-        let Some(m) = &self.machine else { return };
-        self.before = Some(m.state());
-        self.before_tensor = m.tensor().cloned();
+        let Some(m) = self.dbg.as_ref().map(Debugger::machine) else { return };
+        (self.before, self.before_tensor) = (Some(m.state()), m.tensor().cloned());
     }
 
-    fn checkpoint_if_due(&mut self) {
-        let steps = self.steps();
-        if !self.checkpoints.due(steps) {
-            return;
-        }
-        let Some(m) = &self.machine else { return };
-        let writes = self.writes.applied();
-        self.checkpoints.push(Checkpoint { step: steps, machine: m.snapshot(), shadow: self.shadow.clone(), writes });
+    fn machine(&self) -> Option<&Machine> {
+        self.dbg.as_ref().map(Debugger::machine)
     }
 
-    /// Runs at most `max` instructions (stopping early where `breaks` says),
-    /// taking checkpoints on the way, keeping the shadow in step and, in a
-    /// replay, writing the host's logged writes again at their steps.
+    /// Runs at most `max` instructions (stopping early where `breaks` says) through the
+    /// debugger, which takes checkpoints, keeps the shadow in step and replays the host's
+    /// writes; a finished run's step count is the total from then on.
     fn exec(&mut self, max: u64, breaks: Option<&[bool]>) -> Status {
-        let mut left = max;
-        loop {
-            self.rewrite_due();
-            self.checkpoint_if_due();
-            let steps = self.steps();
-            let next_write = self.writes.next_step().filter(|&w| w > steps).unwrap_or(u64::MAX);
-            let chunk = left.min(self.checkpoints.next_due(steps + 1).min(next_write) - steps);
-            let Some(m) = self.machine.as_mut() else { return Status::Halted };
-            let status = m.run(steps + chunk, breaks);
-            let done = m.steps() - steps;
-            left -= done;
-            if let Some(sh) = &mut self.shadow {
-                sh.run(sh.steps() + done, None);
-            }
-            if status != Status::Budget || left == 0 {
-                self.rewrite_due();
-                if !status.is_running() && status != Status::Budget {
-                    self.ahead.finished(self.steps(), self.writes.at_start());
-                }
-                return status;
-            }
+        let Some(d) = self.dbg.as_mut() else { return Status::Halted };
+        let status = d.exec(max, breaks);
+        if !status.is_running() && status != Status::Budget {
+            self.ahead.finished(d.steps(), d.writes_at_start());
         }
-    }
-
-    /// Writes again the host's writes due at the current step (a replay's).
-    fn rewrite_due(&mut self) {
-        let Some(m) = self.machine.as_mut() else { return };
-        for w in self.writes.due(m.steps()) {
-            m.write_slot(w.slot, i64::from(w.value));
-            if let Some(sh) = &mut self.shadow {
-                sh.write_slot(w.slot, i64::from(w.value));
-            }
-        }
+        status
     }
 
     /// Executes one instruction. In the middle of a layer walk, shows the rest of it instead.
@@ -356,21 +292,12 @@ impl Session {
     /// One instruction, traced; `at` is the layer to show first (None: the whole step).
     fn traced_step(&mut self, at: Option<usize>) {
         self.remember_before();
-        self.checkpoint_if_due();
         self.note = None;
         let executing = self.pc_index();
-        self.rewrite_due();
-        let Some(m) = self.machine.as_mut() else { return };
-        let start = m.steps();
-        let before = m.tensor().cloned();
-        let (_, trace) = m.step_traced();
-        let lay = m.layout().copied();
-        let done = m.steps() - start;
-        if let Some(sh) = &mut self.shadow {
-            sh.run(sh.steps() + done, None);
-        }
-        // Arriving at a step where the host wrote (stepping forward after stepping back): so it did again.
-        self.rewrite_due();
+        let Some(d) = self.dbg.as_mut() else { return };
+        let before = d.machine().tensor().cloned();
+        let trace = d.exec_traced();
+        let lay = d.machine().layout().copied();
         let prog = self.program.as_ref();
         self.layers = trace.filter(|t| !t.layers.is_empty()).map(|trace| {
             let explained = match (prog, lay, before) {
@@ -433,28 +360,69 @@ impl Session {
         }
     }
 
-    /// Goes back one instruction: restores the latest checkpoint before it and replays.
+    /// Runs the calls made on this line whole, to the next line of this function (or out
+    /// of it, when it returns first).
+    pub fn step_over(&mut self) {
+        self.debug_move(Debugger::step_over);
+    }
+
+    /// Runs until this function returns to its caller; the note says what it returned.
+    pub fn step_out(&mut self) {
+        self.debug_move(Debugger::step_out);
+    }
+
+    /// Runs until the PC enters `line` (a breakpoint or the end may come first).
+    pub fn run_to_line(&mut self, line: u32) {
+        self.debug_move(|d| d.run_to_line(line));
+    }
+
+    /// A move of the debugger (Back undoes it as one), with a note when it did not arrive.
+    fn debug_move(&mut self, go: impl FnOnce(&mut Debugger) -> Arrival) {
+        if !self.ready() {
+            return;
+        }
+        self.remember_before();
+        self.layers = None;
+        let Some(d) = self.dbg.as_mut() else { return };
+        let start = d.steps();
+        let arrival = go(d);
+        let returned = d.returned().map(|r| match r.value {
+            Some(v) => format!("{} returned {v}.", r.func),
+            None => format!("{} returned.", r.func),
+        });
+        self.note = match arrival {
+            Arrival::Budget => {
+                Some(format!("Stopped after {} steps without arriving: Run to go on.", d.steps() - start))
+            }
+            _ => returned,
+        };
+        if !d.status().is_running() {
+            self.ahead.finished(d.steps(), d.writes_at_start());
+        }
+    }
+
+    /// The call stack, innermost first (empty when nothing is loaded or it has finished).
+    pub fn frames(&self) -> Vec<FrameView> {
+        self.dbg.as_ref().map(Debugger::frames).unwrap_or_default()
+    }
+
+    /// Goes back: a step over, out or to a line as one move, else one instruction (the
+    /// debugger restores the latest checkpoint before it and replays).
     pub fn step_back(&mut self) {
         if self.is_stale() || self.steps() == 0 {
             return;
         }
-        let target = self.steps() - 1;
-        let Some(c) = self.checkpoints.back_to(target) else { return };
-        let (from, snap, shadow, writes) = (c.step, c.machine.clone(), c.shadow.clone(), c.writes);
-        let Some(m) = self.machine.as_mut() else { return };
-        m.restore(&snap);
-        self.shadow = shadow;
-        self.writes.rewind(writes);
         self.layers = None;
         self.note = None;
-        if target > from + 1 {
-            self.exec(target - 1 - from, None);
-        }
+        let Some(d) = self.dbg.as_mut() else { return };
+        let Some(target) = d.take_back() else { return };
         // The last replayed instruction is the one whose change is shown.
-        if target > from {
+        if target > 0 {
+            d.rewind_to(target - 1);
             self.remember_before();
             self.exec(1, None);
         } else {
+            d.rewind_to(0);
             self.before = None;
             self.before_tensor = None;
         }
@@ -465,17 +433,17 @@ impl Session {
     pub fn start_run(&mut self) -> bool {
         if self.is_stale() {
             self.compile();
-        } else if self.machine.as_ref().is_some_and(|m| !m.status().is_running()) {
+        } else if self.machine().is_some_and(|m| !m.status().is_running()) {
             self.reset();
         }
-        self.machine.as_ref().is_some_and(|m| m.status().is_running())
+        self.machine().is_some_and(|m| m.status().is_running())
     }
 
     /// One slice of a run: at most `max` instructions, stopping at breakpoints
     /// and (with `frames`) at `frame()` points. It never builds: an edit made
     /// while running shows as edited, and the run goes on with the last build.
     pub fn run_slice(&mut self, max: u64, frames: bool) -> Stop {
-        if !self.machine.as_ref().is_some_and(|m| m.status().is_running()) {
+        if !self.machine().is_some_and(|m| m.status().is_running()) {
             return Stop::Finished;
         }
         self.layers = None;
@@ -489,7 +457,7 @@ impl Session {
         let at = |v: &[bool]| k.is_some_and(|k| v.get(k) == Some(&true));
         if status == Status::Running && frames && self.program.as_ref().is_some_and(|p| at(&host::frame_breaks(p))) {
             Stop::Frame
-        } else if status == Status::Running && at(&self.break_at) {
+        } else if status == Status::Running && self.dbg.as_ref().is_some_and(|d| d.breakpoint_hit().is_some()) {
             Stop::Breakpoint
         } else {
             Stop::Slice
@@ -518,12 +486,7 @@ impl Session {
     }
 
     fn run_breaks(&self, frames: bool) -> Option<Vec<bool>> {
-        let prog = self.program.as_ref()?;
-        let mut b = if frames { host::frame_breaks(prog) } else { vec![false; prog.code.len() + 1] };
-        for (x, &bp) in b.iter_mut().zip(&self.break_at) {
-            *x |= bp;
-        }
-        b.iter().any(|&x| x).then_some(b)
+        self.dbg.as_ref()?.run_breaks(frames)
     }
 
     pub fn breakpoints(&self) -> &[u32] {
@@ -537,48 +500,34 @@ impl Session {
     }
 
     fn update_breaks(&mut self) {
-        let Some(prog) = &self.program else { return };
-        let line = |k: usize| prog.locs.get(k).copied().flatten().map(|l| l.line);
-        self.break_at = (0..=prog.code.len())
-            .map(|k| line(k).is_some_and(|l| self.breakpoints.contains(&l) && (k == 0 || line(k - 1) != Some(l))))
-            .collect();
+        let Some(d) = self.dbg.as_mut() else { return };
+        let list = self.breakpoints.iter().filter_map(|&l| Breakpoint::new(l, None).ok()).collect();
+        d.set_breakpoints(list);
     }
 
     /// Lets the host write the machine's memory (a demo's inputs, an
-    /// `input` command) through `f`. The words it changed are copied into the
-    /// shadow interpreter and logged at the current step, so stepping back
-    /// replays them. None when nothing is loaded.
+    /// `input` command) through `f`. The debugger copies the words it changed
+    /// into the shadow interpreter and logs them at the current step, so
+    /// stepping back replays them. None when nothing is loaded.
     pub fn host<T>(&mut self, f: impl FnOnce(&mut dyn Engine) -> T) -> Option<T> {
-        let m = self.machine.as_mut()?;
-        let before: Vec<i32> = (0..self.config.mem_slots).map(|s| m.read_slot(s)).collect();
-        let out = f(m);
-        let changed: Vec<(usize, i32)> = before
-            .into_iter()
-            .enumerate()
-            .filter_map(|(s, old)| Some((s, m.read_slot(s))).filter(|&(_, v)| v != old))
-            .collect();
-        if let Some(sh) = &mut self.shadow {
-            for &(s, v) in &changed {
-                sh.write_slot(s, i64::from(v));
-            }
-        }
+        let (out, changed) = self.dbg.as_mut()?.host(f);
         if !changed.is_empty() {
             self.ahead.stop();
         }
-        self.writes.record(m.steps(), changed);
         Some(out)
     }
 
     /// The run's total step count, when it can be known (a finished run of
     /// the same build and start inputs, or the interpreter that ran ahead).
     pub fn total(&self) -> Option<u64> {
-        self.ahead.total(self.writes.at_start().as_deref())
+        self.ahead.total(self.dbg.as_ref().and_then(Debugger::writes_at_start).as_deref())
     }
 
     /// A run starts (its inputs written): the interpreter starts looking
     /// ahead of it when the total is not known.
     pub fn start_look_ahead(&mut self) {
-        self.ahead.start(self.shadow.as_ref(), self.writes.at_start().as_deref());
+        let d = self.dbg.as_ref();
+        self.ahead.start(d.and_then(Debugger::shadow), d.and_then(Debugger::writes_at_start).as_deref());
     }
 
     /// Lets the interpreter look ahead for at most `ms` on `clock` (during a
@@ -589,14 +538,14 @@ impl Session {
     }
 
     pub fn engine_ref(&self) -> Option<&dyn Engine> {
-        self.machine.as_ref().map(|m| m as &dyn Engine)
+        self.machine().map(|m| m as &dyn Engine)
     }
 
     pub fn phase(&self) -> Phase {
         if self.diagnostics.iter().any(Diagnostic::is_error) {
             return Phase::Error;
         }
-        let Some(m) = &self.machine else { return Phase::Edited };
+        let Some(m) = self.machine() else { return Phase::Edited };
         match m.status() {
             Status::Halted => Phase::Halted,
             Status::Fault { pc, message } => Phase::Fault { message, line: m.program().line_at_pc(pc) },
@@ -631,7 +580,7 @@ impl Session {
 
     /// Instructions executed since the start.
     pub fn steps(&self) -> u64 {
-        self.machine.as_ref().map_or(0, |m| m.steps())
+        self.machine().map_or(0, |m| m.steps())
     }
 
     /// Why the last action stopped where it did, when that needs saying.
@@ -645,7 +594,7 @@ impl Session {
 
     /// The PC (a column) of the loaded machine.
     pub fn pc(&self) -> Option<usize> {
-        self.machine.as_ref().map(|m| m.pc())
+        self.machine().map(|m| m.pc())
     }
 
     /// The index of the instruction the PC stands on.
@@ -656,14 +605,13 @@ impl Session {
 
     /// The source line of the instruction the PC stands on.
     pub fn pc_line(&self) -> Option<u32> {
-        let m = self.machine.as_ref()?;
+        let m = self.machine()?;
         m.program().line_at_pc(m.pc())
     }
 
     /// Whether the transformer's decoded state equals the shadow interpreter's (None: no transformer).
     pub fn agrees(&self) -> Option<bool> {
-        let (m, sh) = (self.machine.as_ref()?, self.shadow.as_ref()?);
-        Some(m.state() == sh.state())
+        self.dbg.as_ref()?.agrees()
     }
 
     /// The layer on display ("L3 indirect"), when walking an instruction layer by layer.
@@ -676,7 +624,7 @@ impl Session {
     pub fn tensor(&self) -> Option<&Tensor> {
         match &self.layers {
             Some(Layers { trace, at: Some(i), .. }) => Some(&trace.layers[*i].after),
-            _ => self.machine.as_ref()?.tensor(),
+            _ => self.machine()?.tensor(),
         }
     }
 
@@ -689,7 +637,7 @@ impl Session {
     }
 
     pub fn layout(&self) -> Option<&Layout> {
-        self.machine.as_ref()?.layout()
+        self.machine()?.layout()
     }
 
     /// The last traced instruction (manual steps on a transformer).

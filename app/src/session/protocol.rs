@@ -11,7 +11,7 @@
 //! transport that crosses threads moves them as transferable buffers.
 
 use crate::demo::DemoView;
-use loom_core::frontend::{Diagnostic, EngineKind, Explanation, Lang, Register, Tensor};
+use loom_core::frontend::{Diagnostic, EngineKind, Explanation, FrameView, Lang, Register, Tensor};
 use loom_core::report::{Fault, Vars};
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +57,12 @@ pub enum Command {
         #[serde(default)]
         by: StepBy,
     },
-    /// One instruction back (restore a checkpoint and replay).
+    /// Runs until the PC enters a source line (run to cursor).
+    RunTo {
+        line: u32,
+    },
+    /// Undoes the last step over, out or run to a line as one move; otherwise one
+    /// instruction back (restore a checkpoint and replay).
     Back,
     /// Shows the current build after `step` instructions from its start (or
     /// where it stopped before them): a shared link's or an embed's `step=N`.
@@ -152,6 +157,10 @@ pub enum StepBy {
     Instruction,
     /// Until the PC reaches another source line.
     Line,
+    /// To the next line of this function, any call on the way run whole.
+    Over,
+    /// Until this function returns to its caller.
+    Out,
 }
 
 /// What the session tells its front ends.
@@ -336,6 +345,8 @@ pub struct View {
     pub output: String,
     /// Whether the step on display printed the last character of `output`.
     pub printed: bool,
+    /// The call stack, innermost first: each activation's function, line and variables.
+    pub frames: Vec<FrameView>,
     /// The tensor on display (transformers only).
     #[serde(skip)]
     pub tensor: Option<Tensor>,

@@ -244,8 +244,9 @@ impl Session {
             attention: self.attention(),
             explain: self.explanation().cloned(),
             demo: None,
-            output: self.machine.as_ref().map(|m| m.output().text()).unwrap_or_default(),
-            printed: self.machine.as_ref().is_some_and(|m| m.output().printed_at(m.steps())),
+            output: self.machine().map(|m| m.output().text()).unwrap_or_default(),
+            printed: self.machine().is_some_and(|m| m.output().printed_at(m.steps())),
+            frames: self.frames(),
             tensor: self.tensor().cloned(),
             previous: self.previous_tensor().cloned(),
         }

@@ -1,7 +1,7 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::frontend::{build as build_source, run_states, Compiled, EngineKind, Lang, Machine};
+use loom_core::frontend::{build as build_source, debugger, run_states, Compiled, Debugger, EngineKind, Lang, Machine};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
 use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
@@ -10,6 +10,8 @@ const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME]
   loom build FILE.c [--config NAME]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
+  loom debug FILE.c [--engine interp|dense|sparse] [--config NAME]   (commands from stdin: break LINE [if EXPR],
+      run, continue, step, next, finish, until LINE, stepi, back, frames, print EXPR, quit)
   loom weights [--config NAME]
   loom export --config NAME --format safetensors|onnx OUT
   loom state FILE [--config NAME] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
@@ -139,6 +141,14 @@ fn run(opts: &Opts) -> Result<(), String> {
     Ok(())
 }
 
+/// `loom debug`: the debugger, driven by commands on standard input.
+fn debug(opts: &Opts) -> Result<(), String> {
+    let (prog, _, src) = compile(opts)?;
+    let mut dbg = Debugger::new(EngineKind::by_name(&opts.engine)?, &prog).map_err(|e| e.to_string())?;
+    let stdin = std::io::stdin();
+    debugger::script::run(&mut dbg, &src, stdin.lock(), &mut std::io::stdout()).map_err(|e| e.to_string())
+}
+
 /// Per-layer statistics of the weights for a configuration.
 fn weights(cfg: &Config) {
     print!("{}", Weights::build(cfg).summary());
@@ -264,6 +274,7 @@ fn main() -> ExitCode {
     let result = parse_opts(&args[1..]).and_then(|opts| match cmd.as_str() {
         "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
         "run" => run(&opts),
+        "debug" => debug(&opts),
         "weights" => {
             weights(&opts.config);
             Ok(())

@@ -4,9 +4,10 @@
 //! console (when the program prints), the registers of recursive calls, the compile-time stack, and the run-time
 //! stack of recursive calls in the rest of memory.
 
-use super::codegen::{Item, Label, Lowered, Mem, Opd, Reg};
+use super::codegen::{ctype, CallGen, Item, Label, Lowered, Mem, Opd, Reg, Tracker};
 use super::resolved::Resolved;
 use crate::config::Config;
+use crate::debuginfo::{At, Call, DebugInfo, Frame, Home, Scope, Site, Var};
 use crate::diag::{Diagnostic, Span};
 use crate::image::{Program, Symbol, Trap, CONSOLE};
 use crate::isa::{Instr, Opcode};
@@ -26,6 +27,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         return Err(d);
     }
     let items = peephole(low.items, &low.frames);
+    let tracker = low.debug;
     let mut at: HashMap<Label, usize> = HashMap::new();
     let mut count = 0;
     for it in &items {
@@ -90,7 +92,8 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     };
     let mut prog = Program::empty(cfg);
     for it in &items {
-        if let Item::Ins { op, a, b, c, loc } = *it {
+        if let Item::Ins { op, a, b, c, loc, dbg } = *it {
+            prog.debug.at.push(dbg);
             if b == Opd::M(Mem::Console) {
                 prog.outputs.push(prog.code.len());
             }
@@ -150,6 +153,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     if low.stack_slots > 0 {
         prog.symbols.push(symbol("$stack", stack, low.stack_slots, true, "compiler", true));
     }
+    prog.debug = debug_info(tracker, &prog.debug.at, ck, cfg, &slot_of);
     prog.frames = low.frames.iter().filter_map(|l| at.get(l).copied()).collect();
     prog.traps = low
         .traps
@@ -159,6 +163,65 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         })
         .collect();
     Ok(prog)
+}
+
+/// The tracker's scopes, variables and sites with their storage placed.
+fn debug_info(t: Tracker, at: &[At], ck: &Resolved, cfg: Config, slot_of: &dyn Fn(Mem) -> usize) -> DebugInfo {
+    // A substituted address is a constant of its own (it need not be pooled: the callee may
+    // never have used it as an operand).
+    let home = |m: Mem| match m {
+        Mem::Const(v) => Home::Const(cfg.wrap(v)),
+        Mem::StackAddr(d) => Home::Const(cfg.wrap(slot_of(Mem::Stack(d)) as i64)),
+        Mem::GlobalAddr(s) => Home::Const(cfg.wrap(s as i64)),
+        m => Home::Slot(slot_of(m)),
+    };
+    let mut vars = Vec::new();
+    let scopes = t
+        .scopes
+        .into_iter()
+        .map(|s| {
+            let frame = s.frame.map(|f| Frame {
+                func: f.func,
+                call: match f.call {
+                    CallGen::Entry => Call::Entry,
+                    CallGen::Inline { line } => Call::Inline { line },
+                    CallGen::Outlined => Call::Outlined,
+                    CallGen::Library { site } => Call::Library { site: slot_of(site) },
+                },
+                result: f.result.map(home),
+            });
+            let ids = s
+                .vars
+                .into_iter()
+                .map(|(id, m)| {
+                    let v = &ck.vars[id];
+                    vars.push(Var { name: v.name.clone(), ty: ctype(&v.ty), home: home(m), line: v.span.line });
+                    (vars.len() - 1) as u32
+                })
+                .collect();
+            Scope { parent: s.parent, frame, vars: ids }
+        })
+        .collect();
+    let sites = t
+        .sites
+        .into_iter()
+        .map(|s| Site {
+            callee: s.callee,
+            number: s.number,
+            scope: s.scope,
+            line: s.line,
+            saved: s.saved,
+            saved_from: s.saved_from.map(slot_of),
+        })
+        .collect();
+    let mut globals = Vec::new();
+    for v in &ck.vars {
+        if let Some(slot) = v.global_slot {
+            globals.push(vars.len() as u32);
+            vars.push(Var { name: v.name.clone(), ty: ctype(&v.ty), home: Home::Slot(slot), line: v.span.line });
+        }
+    }
+    DebugInfo { scopes, vars, globals, at: at.to_vec(), sites }
 }
 
 fn symbol(name: &str, slot: usize, len: usize, array: bool, scope: &str, hidden: bool) -> Symbol {

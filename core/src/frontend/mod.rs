@@ -5,12 +5,15 @@
 //! ([`Lang`]) and engines ([`EngineKind`]) — and the [`Machine`], which runs a
 //! program on any engine and answers what a debugger asks: steps (traced,
 //! layer by layer, on a transformer), snapshots to step back, the tensor with
-//! its named rows, the decoded registers. Front ends never reach into
+//! its named rows, the decoded registers. The [`Debugger`] beside it is the
+//! debugger every front end shares: checkpoints, breakpoints, the stepping
+//! modes and the call stack in C's words. Front ends never reach into
 //! [`crate::machine`]'s engines themselves; the data the views draw (the
 //! tensor, its layout, a step's trace) is re-exported here, and so are the
 //! files a front end hands out (the model as safetensors or ONNX, a state as
 //! `.npy`, their names) and [`run_states`], the run `loom state` writes.
 
+pub mod debugger;
 pub mod explain;
 mod lang;
 mod machine;
@@ -24,6 +27,7 @@ pub use crate::image::CONSOLE;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
+pub use debugger::{Binding, Breakpoint, Debugger, FrameView, Returned, Stop};
 pub use explain::{explain, Explanation};
 pub use lang::{build, Lang};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};

@@ -91,8 +91,10 @@ impl Gen<'_> {
             self.release(inner);
             bound.push((id, slot));
         }
+        let caller = self.debug_inline(f, ret, saved_loc.map_or(0, |l| l.line));
         for (id, slot) in bound {
             self.env.insert(id, slot);
+            self.debug_var(id, slot);
             if let Mem::Stack(d) = slot {
                 if !self.locals.iter().any(|l| l.0 == id) {
                     self.locals.push((id, d));
@@ -109,6 +111,7 @@ impl Gen<'_> {
         self.rets.pop();
         self.loops = loops;
         self.place(exit);
+        self.debug_leave(caller);
         self.loc = saved_loc;
         self.lend_addresses = lend;
         self.release(m);

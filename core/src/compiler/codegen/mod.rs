@@ -17,6 +17,7 @@
 
 mod arith;
 mod calls;
+mod debug;
 mod expr;
 mod outline;
 mod place;
@@ -28,9 +29,11 @@ use super::fold;
 use super::resolved::{InitWord, Resolved, Ty};
 use super::types::IntTy;
 use crate::config::Config;
+use crate::debuginfo::At;
 use crate::diag::Diagnostic;
 use crate::image::SrcLoc;
 use crate::isa::Opcode;
+pub use debug::{ctype, CallGen, Tracker};
 use std::collections::HashMap;
 
 pub type Label = usize;
@@ -80,7 +83,7 @@ pub enum Opd {
 
 #[derive(Clone, Debug)]
 pub enum Item {
-    Ins { op: Opcode, a: Opd, b: Opd, c: Opd, loc: Option<SrcLoc> },
+    Ins { op: Opcode, a: Opd, b: Opd, c: Opd, loc: Option<SrcLoc>, dbg: At },
     Label(Label),
 }
 
@@ -98,6 +101,8 @@ pub struct Lowered {
     pub locals: Vec<(VarId, usize)>,
     /// Problems only code generation sees (the address of a recursive function's local).
     pub errors: Vec<Diagnostic>,
+    /// Scopes, variables and return sites for the debugger (see `debug`).
+    pub debug: Tracker,
 }
 
 /// Where an inlined function's `return` delivers its value.
@@ -148,6 +153,7 @@ pub struct Gen<'a> {
     /// The number-printing routines called so far (see `print`).
     printers: print::Routines,
     errors: Vec<Diagnostic>,
+    debug: debug::Tracker,
 }
 
 pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
@@ -173,7 +179,9 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         lend_addresses: false,
         printers: print::Routines::default(),
         errors: Vec::new(),
+        debug: debug::Tracker::default(),
     };
+    g.debug_main();
     let end = g.label();
     g.rets.push(Ret { slot: None, exit: end, guard: false, ty: IntTy::Int });
     for s in &r.unit.funcs[r.main].body {
@@ -185,10 +193,11 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
     g.outlined_bodies();
     g.print_routines();
     let traps = std::mem::take(&mut g.traps);
-    for (l, _, loc, _) in &traps {
+    let trap_ats = std::mem::take(&mut g.debug.traps);
+    for ((l, _, loc, _), at) in traps.iter().zip(trap_ats) {
         g.place(*l);
         g.loc = *loc;
-        g.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
+        g.items.push(Item::Ins { op: Opcode::Halt, a: Opd::Nil, b: Opd::Nil, c: Opd::Nil, loc: *loc, dbg: at });
     }
     let traps = traps.into_iter().map(|(l, msg, _, writes)| (l, msg, writes)).collect();
     let truncated = g.items.len() > g.limit;
@@ -200,6 +209,7 @@ pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
         frames: g.frames,
         locals: g.locals,
         errors: g.errors,
+        debug: g.debug,
     }
 }
 
@@ -219,7 +229,7 @@ impl Gen<'_> {
         if self.items.len() > self.limit {
             return;
         }
-        self.items.push(Item::Ins { op, a: Opd::Nil, b, c, loc: self.loc });
+        self.items.push(Item::Ins { op, a: Opd::Nil, b, c, loc: self.loc, dbg: self.debug.at() });
     }
 
     /// `op b, c` on two memory operands.
@@ -240,7 +250,8 @@ impl Gen<'_> {
 
     /// SUBLEQ: `b -= a; if b ≤ 0 goto l`.
     pub fn subleq(&mut self, a: Mem, b: Mem, l: Label) {
-        self.items.push(Item::Ins { op: Opcode::Subleq, a: Opd::M(a), b: Opd::M(b), c: Opd::L(l), loc: self.loc });
+        let (a, b, c, loc, dbg) = (Opd::M(a), Opd::M(b), Opd::L(l), self.loc, self.debug.at());
+        self.items.push(Item::Ins { op: Opcode::Subleq, a, b, c, loc, dbg });
     }
 
     pub fn konst(&self, v: i64) -> Mem {
@@ -287,6 +298,7 @@ impl Gen<'_> {
     pub fn trap(&mut self, message: &str) -> Label {
         let l = self.label();
         self.traps.push((l, message.to_string(), self.loc, self.assigning.last().copied()));
+        self.debug.traps.push(self.debug.at());
         l
     }
 
@@ -367,11 +379,11 @@ impl Gen<'_> {
             }
             Stmt::While(c, body) => self.looped(None, Some(c), None, body, false),
             Stmt::DoWhile(body, c) => self.looped(None, Some(c), None, body, true),
-            Stmt::For { init, cond, step, body } => {
-                let m = self.mark();
-                self.looped(init.as_deref(), cond.as_ref(), step.as_ref(), body, false);
-                self.release(m);
-            }
+            Stmt::For { init, cond, step, body } => self.in_block(|g| {
+                let m = g.mark();
+                g.looped(init.as_deref(), cond.as_ref(), step.as_ref(), body, false);
+                g.release(m);
+            }),
             Stmt::Switch(e, body) => self.switch(e, body),
             Stmt::Case(..) => unreachable!("invariant: the checker keeps case labels directly in their switch"),
             Stmt::Break(span) => {
@@ -403,11 +415,11 @@ impl Gen<'_> {
                 self.release(m);
                 self.jump(Opcode::Jmp, None, ret.exit);
             }
-            Stmt::Block(b) => {
-                let m = self.mark();
-                b.iter().for_each(|s| self.stmt(s));
-                self.release(m);
-            }
+            Stmt::Block(b) => self.in_block(|g| {
+                let m = g.mark();
+                b.iter().for_each(|s| g.stmt(s));
+                g.release(m);
+            }),
             Stmt::Empty => {}
         }
     }
@@ -581,6 +593,7 @@ impl Gen<'_> {
         }
         // Bound after the initializer: `int x = x;` reads the outer `x`, as the checker resolved it.
         self.env.insert(id, Mem::Stack(base));
+        self.debug_var(id, Mem::Stack(base));
     }
 
     pub fn copy(&mut self, m: Mem) -> Mem {

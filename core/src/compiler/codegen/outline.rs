@@ -12,6 +12,7 @@
 //! that would leave the stack's memory stops the machine with the fault
 //! "stack overflow" at the call's line, before anything is written.
 
+use super::debug::CallGen;
 use super::{Gen, Item, Label, Mem, Opd, Reg, Ret};
 use crate::compiler::ast::Expr;
 use crate::compiler::resolved::Ty;
@@ -37,6 +38,9 @@ impl Gen<'_> {
             return l;
         }
         let l = (self.label(), self.label());
+        let func = &self.r.unit.funcs[f];
+        let result = func.returns_int.then_some(Mem::Reg(Reg::Ret));
+        self.debug_root(l.0, &func.name.clone(), CallGen::Outlined, result);
         self.outline.labels.insert(f, l);
         self.outline.queue.push(f);
         l
@@ -78,23 +82,32 @@ impl Gen<'_> {
         for &s in &saved {
             self.op2(Opcode::Store, s, sp);
             self.op1(Opcode::Inc, sp);
+            self.debug_push(1);
         }
         let site = self.label();
         let sites = self.outline.sites.entry(f).or_default();
         sites.push(site);
-        let number = sites.len() as i64;
-        let number = self.konst(number);
+        let number = sites.len();
+        let callee = self.debug_root(entry, "", CallGen::Outlined, None);
+        let from = self.outline.region.map(Mem::Stack);
+        let site_index = self.debug_site(callee, number, saved.len(), from);
+        self.debug_call(Some(site_index));
+        let number = self.konst(number as i64);
         self.op2(Opcode::Store, number, sp);
         self.op1(Opcode::Inc, sp);
+        self.debug_push(1);
         for (i, v) in vals.into_iter().enumerate() {
             self.op2(Opcode::Mov, Mem::Frame(i), v);
         }
         self.jump(Opcode::Jmp, None, entry);
         self.place(site);
+        self.debug_push(-1);
         for &s in saved.iter().rev() {
             self.op1(Opcode::Dec, sp);
+            self.debug_push(-1);
             self.op2(Opcode::Load, s, sp);
         }
+        self.debug_call(None);
         self.op2(Opcode::Add, room, words);
         if let Some(dst) = ret {
             self.op2(Opcode::Mov, dst, Mem::Reg(Reg::Ret));
@@ -119,12 +132,15 @@ impl Gen<'_> {
         let mut done: Vec<usize> = self.outline.labels.keys().copied().collect();
         done.sort_unstable();
         for f in done {
-            let (_, exit) = self.outline.labels[&f];
+            let (entry, exit) = self.outline.labels[&f];
             let sites = self.outline.sites.get(&f).cloned().unwrap_or_default();
             self.place(exit);
             self.loc = None;
+            let root = self.debug_root(entry, "", CallGen::Outlined, None);
+            self.debug_enter_root(root);
             let (sp, site) = (Mem::Reg(Reg::Sp), Mem::Reg(Reg::Site));
             self.op1(Opcode::Dec, sp);
+            self.debug_set_pushed(-1);
             self.op2(Opcode::Load, site, sp);
             self.dispatch(site, &sites);
         }
@@ -143,11 +159,14 @@ impl Gen<'_> {
         let (entry, exit) = self.outlined_labels(f);
         let func = &self.r.unit.funcs[f];
         self.place(entry);
+        let root = self.debug_root(entry, "", CallGen::Outlined, None);
+        self.debug_enter_root(root);
         self.release(region);
         let base = self.temps(func.params.len());
         for (i, p) in func.params.iter().enumerate() {
             let id = self.r.decl(p);
             self.env.insert(id, Mem::Stack(base + i));
+            self.debug_var(id, Mem::Stack(base + i));
             if !self.locals.iter().any(|l| l.0 == id) {
                 self.locals.push((id, base + i));
             }

@@ -3,6 +3,7 @@
 //! `Program.outputs`, where the host reads the character after it executes). Numbers
 //! are turned into digits here, by the program: the host only ever sees characters.
 
+use super::debug::CallGen;
 use super::{Gen, Item, Label, Mem, Opd};
 use crate::compiler::ast::*;
 use crate::compiler::format::{self, Conv, Piece, Size, Spec};
@@ -192,6 +193,8 @@ impl Gen<'_> {
         let kind = Kind { base, padded: spec.width > 1 };
         let fresh = ((self.label(), self.label()), self.label());
         let (entry, site) = self.printers.call(kind, fresh);
+        let callee = self.debug_root(entry, kind.name(), CallGen::Library { site: Mem::Num(SITE) }, None);
+        self.debug_site(callee, site.0, 0, None);
         self.op2(Opcode::Mov, Mem::Num(VALUE), v);
         if kind.padded {
             let mode = if spec.left {
@@ -229,6 +232,9 @@ impl Gen<'_> {
         for (kind, (entry, exit), sites) in std::mem::take(&mut self.printers.0) {
             self.loc = None;
             self.place(entry);
+            let root = self.debug_root(entry, kind.name(), CallGen::Library { site: Mem::Num(SITE) }, None);
+            self.debug_enter_root(root);
+            self.debug_place_site(entry, Mem::Stack(params + SITE));
             let m = self.mark();
             self.digits(kind);
             self.release(m);
@@ -392,6 +398,18 @@ const LEFT: i64 = 2;
 struct Kind {
     base: i64,
     padded: bool,
+}
+
+impl Kind {
+    /// The library frame's name in a debugger's call stack.
+    fn name(self) -> &'static str {
+        match (self.base, self.padded) {
+            (16, false) => "printf (hex)",
+            (16, true) => "printf (hex, field)",
+            (_, false) => "printf (decimal)",
+            (_, true) => "printf (decimal, field)",
+        }
+    }
 }
 
 /// Number conversions are long (a loop per digit place, the padding): each [`Kind`] gets one

@@ -5,8 +5,8 @@
 //! however long the run was. A replay takes snapshots on its way, so the
 //! next step back is as cheap again.
 
-use loom_core::frontend::Snapshot;
-use loom_core::Interp;
+use crate::frontend::Snapshot;
+use crate::interp::Interp;
 
 /// Snapshots kept per level of age (the spacing doubles from one level to the next).
 const PER_LEVEL: u64 = 2;

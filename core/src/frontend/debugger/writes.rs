@@ -22,12 +22,6 @@ pub struct Writes {
 }
 
 impl Writes {
-    /// Forgets everything (a fresh machine).
-    pub fn clear(&mut self) {
-        self.log.clear();
-        self.applied = 0;
-    }
-
     /// The host just wrote these words at `step` (perhaps none): the machine
     /// holds them, and the writes of the future it left behind are forgotten.
     pub fn record(&mut self, step: u64, words: impl IntoIterator<Item = (usize, i32)>) {

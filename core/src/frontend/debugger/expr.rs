@@ -1,0 +1,302 @@
+//! C expressions a debugger evaluates (`print`, a breakpoint's condition, a watch):
+//! numbers, characters, variables, `a[i]`, `*p`, unary `- ! ~`, the arithmetic,
+//! comparison, bitwise and logical operators with C's precedence. No side effects:
+//! there is no assignment, increment or call to parse.
+
+use crate::debuginfo::{CType, Home};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Num(i64),
+    Var(String),
+    Index(Box<Expr>, Box<Expr>),
+    Unary(char, Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+}
+
+/// A value: a number, a pointer (its target's type and slot) or an array (its type and
+/// first slot, before it decays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Ptr(CType, i64),
+    Array(CType, usize),
+}
+
+/// What evaluation reads: variables by name, memory words as the frame sees them.
+pub trait Env {
+    fn var(&self, name: &str) -> Option<(CType, Home)>;
+    fn word(&self, slot: usize) -> Option<i32>;
+}
+
+/// Binary operators by precedence, loosest first.
+const LEVELS: &[&[&str]] =
+    &[&["||"], &["&&"], &["|"], &["^"], &["&"], &["==", "!="], &["<=", ">=", "<", ">"], &["+", "-"], &["*", "/", "%"]];
+
+pub fn parse(text: &str) -> Result<Expr, String> {
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    let e = p.binary(0)?;
+    p.skip();
+    if p.i < p.s.len() {
+        return Err(format!("unexpected `{}`", &text[p.i..]));
+    }
+    Ok(e)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn skip(&mut self) {
+        while self.s.get(self.i).is_some_and(|c| c.is_ascii_whitespace()) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        self.skip();
+        if self.s[self.i..].starts_with(t.as_bytes()) {
+            self.i += t.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn binary(&mut self, level: usize) -> Result<Expr, String> {
+        let Some(ops) = LEVELS.get(level) else { return self.unary() };
+        let mut left = self.binary(level + 1)?;
+        'more: loop {
+            for &op in *ops {
+                // `&` is not `&&`, `|` not `||`, `<` not `<=`.
+                let longer = ["&&", "||", "<=", ">=", "==", "!="].iter().any(|l| l.len() > op.len() && self.peek(l));
+                if !longer && self.eat(op) {
+                    let right = self.binary(level + 1)?;
+                    left = Expr::Binary(op, Box::new(left), Box::new(right));
+                    continue 'more;
+                }
+            }
+            return Ok(left);
+        }
+    }
+
+    fn peek(&mut self, t: &str) -> bool {
+        self.skip();
+        self.s[self.i..].starts_with(t.as_bytes())
+    }
+
+    fn unary(&mut self) -> Result<Expr, String> {
+        for op in ['-', '!', '~', '*'] {
+            if !self.peek("!=") && self.eat(&op.to_string()) {
+                return Ok(Expr::Unary(op, Box::new(self.unary()?)));
+            }
+        }
+        let mut e = self.primary()?;
+        while self.eat("[") {
+            let i = self.binary(0)?;
+            if !self.eat("]") {
+                return Err("missing `]`".into());
+            }
+            e = Expr::Index(Box::new(e), Box::new(i));
+        }
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> Result<Expr, String> {
+        self.skip();
+        if self.eat("(") {
+            let e = self.binary(0)?;
+            return if self.eat(")") { Ok(e) } else { Err("missing `)`".into()) };
+        }
+        let start = self.i;
+        let word = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+        if self.s.get(self.i) == Some(&b'\'') {
+            let (c, end) = match self.s.get(self.i + 1..self.i + 4) {
+                Some([b'\\', c, b'\'']) => (escape(*c).ok_or("unknown escape")?, 4),
+                _ => match self.s.get(self.i + 1..self.i + 3) {
+                    Some([c, b'\'']) => (*c, 3),
+                    _ => return Err("a character is written 'a'".into()),
+                },
+            };
+            self.i += end;
+            return Ok(Expr::Num(i64::from(c)));
+        }
+        while self.s.get(self.i).is_some_and(word) {
+            self.i += 1;
+        }
+        let text = std::str::from_utf8(&self.s[start..self.i]).expect("ASCII");
+        match text.bytes().next() {
+            None => Err("expected a value".into()),
+            Some(b'0'..=b'9') => {
+                let n = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+                    Some(h) => i64::from_str_radix(h, 16),
+                    None => text.parse(),
+                };
+                n.map(Expr::Num).map_err(|_| format!("`{text}` is not a number"))
+            }
+            Some(_) => Ok(Expr::Var(text.to_string())),
+        }
+    }
+}
+
+fn escape(c: u8) -> Option<u8> {
+    Some(match c {
+        b'n' => b'\n',
+        b't' => b'\t',
+        b'0' => 0,
+        b'\\' | b'\'' | b'"' => c,
+        _ => return None,
+    })
+}
+
+pub fn eval(e: &Expr, env: &dyn Env) -> Result<Value, String> {
+    Ok(match e {
+        Expr::Num(n) => Value::Int(*n),
+        Expr::Var(name) => {
+            let (ty, home) = env.var(name).ok_or_else(|| format!("no variable `{name}` here"))?;
+            match home {
+                Home::Const(v) => word_value(&ty, v),
+                Home::Slot(s) => load(&ty, s, env)?,
+            }
+        }
+        Expr::Index(a, i) => {
+            let sum = Expr::Binary("+", a.clone(), i.clone());
+            deref(eval(&sum, env)?, env)?
+        }
+        Expr::Unary('*', x) => deref(eval(x, env)?, env)?,
+        Expr::Unary(op, x) => {
+            let v = int(eval(x, env)?)?;
+            Value::Int(match op {
+                '-' => v.wrapping_neg(),
+                '!' => i64::from(v == 0),
+                _ => !v,
+            })
+        }
+        Expr::Binary(op @ ("&&" | "||"), a, b) => {
+            let a = truth(eval(a, env)?);
+            // Short-circuit as C does: the right side may not be readable.
+            let v = if *op == "&&" { a && truth(eval(b, env)?) } else { a || truth(eval(b, env)?) };
+            Value::Int(i64::from(v))
+        }
+        Expr::Binary(op, a, b) => binary(op, decay(eval(a, env)?), decay(eval(b, env)?))?,
+    })
+}
+
+/// Whether a value is true in C's sense.
+pub fn truth(v: Value) -> bool {
+    match decay(v) {
+        Value::Int(n) | Value::Ptr(_, n) => n != 0,
+        Value::Array(..) => true,
+    }
+}
+
+fn word_value(ty: &CType, v: i32) -> Value {
+    match ty {
+        CType::Ptr(t) => Value::Ptr((**t).clone(), i64::from(v)),
+        _ => Value::Int(i64::from(v)),
+    }
+}
+
+fn load(ty: &CType, slot: usize, env: &dyn Env) -> Result<Value, String> {
+    if let CType::Array(..) = ty {
+        return Ok(Value::Array(ty.clone(), slot));
+    }
+    let v = env.word(slot).ok_or_else(|| format!("slot {slot} cannot be read here"))?;
+    Ok(word_value(ty, v))
+}
+
+fn decay(v: Value) -> Value {
+    match v {
+        Value::Array(CType::Array(t, _), s) => Value::Ptr(*t, s as i64),
+        v => v,
+    }
+}
+
+fn deref(v: Value, env: &dyn Env) -> Result<Value, String> {
+    match decay(v) {
+        Value::Ptr(t, p) => {
+            let slot = usize::try_from(p).map_err(|_| format!("{p} points outside memory"))?;
+            load(&t, slot, env)
+        }
+        _ => Err("only a pointer or an array can be dereferenced".into()),
+    }
+}
+
+fn int(v: Value) -> Result<i64, String> {
+    match decay(v) {
+        Value::Int(n) => Ok(n),
+        _ => Err("a number was expected, not a pointer".into()),
+    }
+}
+
+fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
+    let scaled = |t: &CType, p: i64, n: i64| p + n * t.words() as i64;
+    match (op, &a, &b) {
+        ("+", Value::Ptr(t, p), Value::Int(n)) | ("+", Value::Int(n), Value::Ptr(t, p)) => {
+            return Ok(Value::Ptr(t.clone(), scaled(t, *p, *n)))
+        }
+        ("-", Value::Ptr(t, p), Value::Int(n)) => return Ok(Value::Ptr(t.clone(), scaled(t, *p, -n))),
+        ("-", Value::Ptr(t, p), Value::Ptr(_, q)) => return Ok(Value::Int((p - q) / t.words().max(1) as i64)),
+        _ => {}
+    }
+    let word = |v: &Value| match v {
+        Value::Int(n) | Value::Ptr(_, n) => Ok(*n),
+        Value::Array(..) => Err("an array is not a number".to_string()),
+    };
+    let (x, y) = (word(&a)?, word(&b)?);
+    let nonzero = |y: i64| if y == 0 { Err("division by zero".to_string()) } else { Ok(y) };
+    Ok(Value::Int(match op {
+        "+" => x.wrapping_add(y),
+        "-" => x.wrapping_sub(y),
+        "*" => x.wrapping_mul(y),
+        "/" => x.wrapping_div(nonzero(y)?),
+        "%" => x.wrapping_rem(nonzero(y)?),
+        "==" => i64::from(x == y),
+        "!=" => i64::from(x != y),
+        "<" => i64::from(x < y),
+        "<=" => i64::from(x <= y),
+        ">" => i64::from(x > y),
+        ">=" => i64::from(x >= y),
+        "&" => x & y,
+        "|" => x | y,
+        _ => x ^ y,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Mem;
+    impl Env for Mem {
+        fn var(&self, name: &str) -> Option<(CType, Home)> {
+            match name {
+                "n" => Some((CType::Int, Home::Slot(0))),
+                "a" => Some((CType::Array(Box::new(CType::Int), 3), Home::Slot(1))),
+                "p" => Some((CType::Ptr(Box::new(CType::Int)), Home::Slot(4))),
+                _ => None,
+            }
+        }
+        fn word(&self, slot: usize) -> Option<i32> {
+            [5, 10, 20, 30, 2].get(slot).copied()
+        }
+    }
+
+    fn value(text: &str) -> Result<Value, String> {
+        eval(&parse(text)?, &Mem)
+    }
+
+    #[test]
+    fn c_expressions_evaluate_with_cs_precedence_and_pointers() {
+        assert_eq!(value("n == 5 && a[1] - 1 > 18"), Ok(Value::Int(1)));
+        assert_eq!(value("1 + 2 * 3 < 7 | 8"), Ok(Value::Int(8)));
+        assert_eq!(value("*p + a[2] + 'a'"), Ok(Value::Int(20 + 30 + 97)));
+        assert_eq!(value("*(a + 1) != a[0]"), Ok(Value::Int(1)));
+        assert_eq!(value("-n % 3"), Ok(Value::Int(-2)));
+        assert_eq!(value("!n || x"), Err("no variable `x` here".into()));
+        assert_eq!(value("n || x"), Ok(Value::Int(1)), "short-circuit");
+        assert!(parse("n = 1").is_err() && parse("a[1").is_err() && value("n / 0").is_err());
+    }
+}

@@ -1,0 +1,249 @@
+//! The debugger every front end shares (`frontend::Debugger`), driven without a
+//! browser: the call stack through recursion, step over / out / to a line, Back undoing
+//! each move whole, conditional breakpoints — and `loom debug` answering a script.
+
+use loom_core::frontend::{build, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, Stop};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const FACT: &str = "\
+int fact(int n) {
+    if (n <= 1)
+        return 1;
+    return n * fact(n - 1);
+}
+
+int main() {
+    int r = fact(5);
+    int s = r + 1;
+    printf(\"%d\\n\", s);
+    return 0;
+}
+";
+
+fn debugger(source: &str, engine: EngineKind) -> Debugger {
+    let built = build(Lang::C, source, Config::preset("compact").unwrap());
+    let prog = built.program.unwrap_or_else(|| panic!("does not compile: {:?}", built.diagnostics));
+    Debugger::new(engine, &prog).unwrap()
+}
+
+/// `n = 3`: a frame's variable by name.
+fn var(f: &FrameView, name: &str) -> String {
+    f.vars.iter().find(|v| v.name == name).map(|v| v.value.clone()).unwrap_or_else(|| panic!("no {name} in {f:?}"))
+}
+
+fn where_(d: &Debugger) -> (String, Option<u32>, usize) {
+    let frames = d.frames();
+    (frames[0].func.clone(), frames[0].line, frames.len())
+}
+
+#[test]
+fn a_breakpoint_in_recursion_shows_every_activation_and_finish_returns_to_the_caller() {
+    for engine in [EngineKind::Interp, EngineKind::Sparse] {
+        let mut d = debugger(FACT, engine);
+        d.set_breakpoints(vec![Breakpoint::new(2, Some("n == 1")).unwrap()]);
+        assert_eq!(d.cont(), Stop::Breakpoint(2));
+        let frames = d.frames();
+        let names: Vec<(&str, Option<u32>)> = frames.iter().map(|f| (f.func.as_str(), f.line)).collect();
+        assert_eq!(
+            names,
+            [
+                ("fact", Some(2)),
+                ("fact", Some(4)),
+                ("fact", Some(4)),
+                ("fact", Some(4)),
+                ("fact", Some(4)),
+                ("main", Some(8))
+            ],
+            "{engine:?}"
+        );
+        let ns: Vec<String> = frames[..5].iter().map(|f| var(f, "n")).collect();
+        assert_eq!(ns, ["1", "2", "3", "4", "5"], "{engine:?}");
+        assert_eq!(
+            d.print("n * 10 + fact_depth_is_not_a_name").unwrap_err(),
+            "no variable `fact_depth_is_not_a_name` here"
+        );
+        assert_eq!(d.print("n == 1 && !(n > 1)").unwrap(), "1");
+
+        let at_break = d.steps();
+        assert_eq!(d.step_out(), Stop::Done);
+        assert_eq!(where_(&d), ("fact".into(), Some(4), 5), "finish lands on the caller's line");
+        assert_eq!(var(&d.frames()[0], "n"), "2", "the caller sees its own n again");
+        assert_eq!(d.returned().map(|r| (r.func.as_str(), r.value)), Some(("fact", Some(1))));
+        assert_eq!(d.step_out(), Stop::Done);
+        assert_eq!(d.returned().and_then(|r| r.value), Some(2));
+        assert_eq!(where_(&d), ("fact".into(), Some(4), 4));
+
+        // Back undoes each finish as one move.
+        assert!(d.back());
+        assert_eq!(where_(&d), ("fact".into(), Some(4), 5));
+        assert!(d.back());
+        assert_eq!((d.steps(), where_(&d)), (at_break, ("fact".into(), Some(2), 6)));
+    }
+}
+
+#[test]
+fn next_runs_a_call_whole_step_enters_it_and_until_stops_on_the_line() {
+    let mut d = debugger(FACT, EngineKind::Interp);
+    assert_eq!(where_(&d), ("main".into(), Some(8), 1));
+    assert_eq!(d.step_over(), Stop::Done);
+    assert_eq!(where_(&d), ("main".into(), Some(9), 1), "next lands on the next line of main");
+    assert_eq!(var(&d.frames()[0], "r"), "120");
+    assert!(d.back());
+    assert_eq!((d.steps(), where_(&d)), (0, ("main".into(), Some(8), 1)));
+
+    assert_eq!(d.step_line(), Stop::Done);
+    assert_eq!(where_(&d), ("fact".into(), Some(2), 2), "step enters the call");
+    assert_eq!(var(&d.frames()[0], "n"), "5");
+
+    assert_eq!(d.run_to_line(10), Stop::Done);
+    assert_eq!(where_(&d), ("main".into(), Some(10), 1));
+    assert_eq!(var(&d.frames()[0], "s"), "121");
+    assert!(d.machine().output().text().is_empty(), "line 10 has not printed yet");
+    assert_eq!(d.step_over(), Stop::Finished, "`return 0;` needs no instruction: next runs to the end");
+    assert_eq!(d.machine().output().text(), "121\n");
+    assert!(d.back() && d.back());
+    assert_eq!(where_(&d), ("fact".into(), Some(2), 2), "Back undid the run to line 10 whole");
+    assert_eq!(d.cont(), Stop::Finished);
+    assert_eq!(d.cont(), Stop::Idle);
+}
+
+/// Mutual recursion, and an inlined helper called from a recursive function: every
+/// activation is a frame, the inlined one too.
+#[test]
+fn mutual_recursion_and_inlined_calls_are_frames() {
+    let src = "\
+int odd(int n);
+int even(int n) {
+    if (n == 0) return 1;
+    return odd(n - 1);
+}
+int twice(int x) {
+    int y = x * 2;
+    return y;
+}
+int odd(int n) {
+    if (n == 0) return twice(0);
+    return even(n - 1);
+}
+int main() {
+    int e = even(3);
+    return e;
+}
+";
+    let mut d = debugger(src, EngineKind::Interp);
+    d.set_breakpoints(vec![Breakpoint::new(8, None).unwrap()]);
+    assert_eq!(d.cont(), Stop::Breakpoint(8));
+    let frames = d.frames();
+    let names: Vec<String> = frames.iter().map(|f| format!("{}:{}", f.func, f.line.unwrap_or(0))).collect();
+    assert_eq!(names, ["twice:8", "odd:11", "even:4", "odd:12", "even:4", "main:15"]);
+    assert_eq!(var(&frames[0], "y"), "0");
+    let ns: Vec<String> = frames[1..5].iter().map(|f| var(f, "n")).collect();
+    assert_eq!(ns, ["0", "1", "2", "3"]);
+}
+
+/// Pointers name their targets; arrays show their cells.
+#[test]
+fn values_read_as_a_learner_reads_them() {
+    let src = "\
+int a[4] = {5, 6, 7, 8};
+int grid[2][3];
+int main() {
+    int *p = &a[2];
+    int *g = &grid[1][2];
+    *p = 70;
+    int done = 1;
+    return done;
+}
+";
+    let mut d = debugger(src, EngineKind::Interp);
+    assert_eq!(d.run_to_line(7), Stop::Done);
+    let main = &d.frames()[0];
+    assert_eq!(var(main, "p"), "→ a[2]");
+    assert_eq!(var(main, "g"), "→ grid[1][2]");
+    assert_eq!(d.print("a").unwrap(), "{5, 6, 70, 8}");
+    assert_eq!(d.print("p[1] + *p").unwrap(), "78");
+    assert_eq!(d.print("p + 1").unwrap(), "→ a[3]");
+    assert_eq!(d.print("grid").unwrap(), "{{0, 0, 0}, {0, 0, 0}}");
+}
+
+fn loom_debug(source: &str, script: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("loom-debug-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fact.c");
+    std::fs::write(&file, source).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loom"))
+        .args(["debug", file.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn loom_debug_answers_a_script_as_gdb_would() {
+    let script = "\
+break 8
+run
+next
+print r
+back
+step
+delete
+break 2 if n == 1
+continue
+bt
+finish
+back
+until 10
+next
+back
+back
+continue
+quit
+";
+    let out = loom_debug(FACT, script);
+    expect_test::expect![[r#"
+        Breakpoint 1 at line 8
+
+        Breakpoint 1, main (r = 0, s = 0) at line 8
+        8	int r = fact(5);
+        9	int s = r + 1;
+        $1 = 120
+        8	int r = fact(5);
+        fact (n = 5) at line 2
+        2	if (n <= 1)
+        Deleted all breakpoints.
+        Breakpoint 1 at line 2 if n == 1
+
+        Breakpoint 1, fact (n = 1) at line 2
+        2	if (n <= 1)
+        #0  fact (n = 1) at line 2
+        #1  fact (n = 2) at line 4
+        #2  fact (n = 3) at line 4
+        #3  fact (n = 4) at line 4
+        #4  fact (n = 5) at line 4
+        #5  main (r = 0, s = 0) at line 8
+        Run till exit from #0  fact (n = 1) at line 2
+        fact (n = 2) at line 4
+        4	return n * fact(n - 1);
+        Value returned is 1
+        fact (n = 1) at line 2
+        2	if (n <= 1)
+        main (r = 120, s = 121) at line 10
+        10	printf("%d\n", s);
+        121
+        [program halted after 391 steps]
+        main (r = 120, s = 121) at line 10
+        10	printf("%d\n", s);
+        fact (n = 1) at line 2
+        2	if (n <= 1)
+        121
+        [program halted after 391 steps]
+    "#]]
+    .assert_eq(&out);
+}
