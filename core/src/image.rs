@@ -190,12 +190,18 @@ impl Program {
     }
 
     fn check_instr(&self, ins: Instr) -> Result<(), String> {
-        let op = ins
-            .opcode()
-            .ok_or_else(|| format!("undefined opcode {} (defined: 0..=20, or a ≥ 32 for SUBLEQ)", ins.a))?;
+        let op = ins.opcode().ok_or_else(|| {
+            let last = crate::isa::OPS.len() - 2;
+            format!("undefined opcode {} (defined: 0..={last}, or a ≥ 32 for SUBLEQ)", ins.a)
+        })?;
         let info = op.info();
         if op == Opcode::Subleq {
             self.check_operand("a", ins.a, info.a)?;
+        }
+        // Both DROL words are written by two heads that add their corrections: one column
+        // would get both (see `weights::l5_write`).
+        if op == Opcode::Drol && ins.b == ins.c {
+            return Err("DROL needs two different operands: it writes both".into());
         }
         self.check_operand("b", ins.b, info.b)?;
         self.check_operand("c", ins.c, info.c)

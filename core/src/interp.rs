@@ -141,6 +141,17 @@ impl Interp {
                     let add = if v < 0 { mem[c] } else { 0 };
                     mem[b] = w((v << 1).wrapping_add(add));
                 }
+                Opcode::Drol => {
+                    let (hi, lo) = (mem[b], mem[c]);
+                    let top = |v: i32| (v < 0) as i32;
+                    mem[b] = w((hi << 1) | top(lo));
+                    mem[c] = w((lo << 1) | top(hi));
+                }
+                Opcode::Divsub => {
+                    if cfg.unsigned(mem[b]) >= cfg.unsigned(mem[c]) {
+                        mem[b] = cfg.wrap(mem[b] as i64 - mem[c] as i64 - cfg.word_min() as i64);
+                    }
+                }
                 Opcode::Subleq => {
                     let r = w(mem[b].wrapping_sub(mem[a]));
                     mem[b] = r;

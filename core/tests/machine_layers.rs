@@ -31,6 +31,22 @@ fn l4_subtracts_every_8_bit_pair_with_and_without_borrow() {
     }
 }
 
+/// DIVSUB on the whole machine for every pair of 8-bit words, and DROL for every
+/// pair: the L2 comparison unit (`ReLU(q + 2z) − ReLU(2z)`) and the second write.
+#[test]
+fn division_steps_every_8_bit_pair() {
+    let mut rig = Rig::new("tiny", false);
+    let c = rig.cfg;
+    for op in [Opcode::Divsub, Opcode::Drol] {
+        for x in -128..128i64 {
+            for y in -128..128i64 {
+                let prog = program(c, vec![Instr::ext(op, m(&c, 0), m(&c, 1)), Instr::HALT], &[(0, x), (1, y)]);
+                rig.check(&prog, 3, &format!("{op} {x}, {y}"));
+            }
+        }
+    }
+}
+
 /// Runs `steps` steps of a random program layer by layer on the dense
 /// engine, the sparse engine and the sparse engine without shortcuts,
 /// comparing the three tensors bit for bit after every layer.
@@ -45,8 +61,22 @@ fn layers_agree(name: &str, seeds: u64, steps: u64) {
         let mut code = Vec::new();
         for _ in 0..12 {
             let (b, c) = (m(&cfg, rng.below(slots)), m(&cfg, rng.below(slots)));
-            let ops = [Opcode::Add, Opcode::Sub, Opcode::Swap, Opcode::Xor, Opcode::Mulacc, Opcode::Or, Opcode::Cmov];
-            code.push(Instr::ext(ops[rng.below(ops.len())], b, c));
+            let ops = [
+                Opcode::Add,
+                Opcode::Sub,
+                Opcode::Swap,
+                Opcode::Xor,
+                Opcode::Mulacc,
+                Opcode::Or,
+                Opcode::Cmov,
+                Opcode::Drol,
+                Opcode::Divsub,
+            ];
+            let op = ops[rng.below(ops.len())];
+            if op == Opcode::Drol && b == c {
+                continue;
+            }
+            code.push(Instr::ext(op, b, c));
         }
         code.push(Instr::subleq(m(&cfg, 0), m(&cfg, 1), t(&cfg, 0)));
         code.push(Instr::ext(Opcode::Jmp, 0, t(&cfg, 0)));

@@ -62,6 +62,7 @@ fn random_program(cfg: Config, rng: &mut Rng, len: usize) -> Program {
         let op = ops[rng.below(ops.len())];
         let ins = match op {
             Opcode::Halt if rng.below(4) != 0 => continue,
+            Opcode::Drol if b == c => continue,
             Opcode::Halt => Instr::HALT,
             Opcode::Subleq => Instr::subleq(m(&cfg, rng.below(slots - 1)), b, target),
             Opcode::Jmp => Instr::ext(op, 0, target),

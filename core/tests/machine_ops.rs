@@ -51,6 +51,7 @@ fn truth_tables(name: &str, dense: bool) {
     pointers(&mut rig);
     find(&mut rig);
     mulacc_products(&mut rig);
+    divisions(&mut rig);
     swap_same(&mut rig);
 }
 
@@ -109,6 +110,32 @@ fn mulacc_products(rig: &mut Rig) {
         let mut code = vec![Instr::ext(Opcode::Mulacc, m(&c, 0), m(&c, 1)); n];
         code.push(Instr::HALT);
         rig.check(&program(c, code, &[(0, x), (1, y)]), 100, &format!("MULACC {x}·{y}"));
+    }
+}
+
+/// N pairs DROL r, q; DIVSUB r, d and a last DROL divide q by d (unsigned, d ≤ 2^(N−1)):
+/// the quotient in q, the remainder in r after the top bit is cleared.
+fn divisions(rig: &mut Rig) {
+    let c = rig.cfg;
+    let n = c.word_bits as usize;
+    let (min, max) = (c.word_min() as i64, c.word_max() as i64);
+    for &(x, d) in &[(max, 1), (min, 1), (-1, min), (min, min), (12345 % max, 3), (-1, 7), (100, max), (0, 5)] {
+        // A loop, as the compiler emits where unrolled divisions do not fit (tiny16 has 24 slots).
+        let code = vec![
+            Instr::ext(Opcode::Drol, m(&c, 0), m(&c, 1)),
+            Instr::ext(Opcode::Divsub, m(&c, 0), m(&c, 2)),
+            Instr::ext(Opcode::Dec, m(&c, 3), 0),
+            Instr::ext(Opcode::Jnz, m(&c, 3), t(&c, 0)),
+            Instr::ext(Opcode::Drol, m(&c, 0), m(&c, 1)),
+            Instr::HALT,
+        ];
+        let prog = program(c, code, &[(1, x), (2, d), (3, n as i64)]);
+        rig.check(&prog, 200, &format!("DROL/DIVSUB {x} / {d}"));
+        let mut i = loom_core::Interp::new(&prog).unwrap();
+        loom_core::Engine::run(&mut i, 200, None);
+        let (ux, ud) = (c.unsigned(c.wrap(x)) as i64, c.unsigned(c.wrap(d)) as i64);
+        let q = c.unsigned(i.mem()[1]) as i64;
+        assert_eq!(q, ux / ud, "{x} / {d}");
     }
 }
 

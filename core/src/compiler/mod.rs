@@ -77,7 +77,7 @@ fn compile_into(
     if sink.iter().any(Diagnostic::is_error) {
         return None;
     }
-    let mut lowered = codegen::lower(&checked, config);
+    let mut lowered = codegen::lower(&checked, config, false);
     if !lowered.errors.is_empty() {
         sink.append(&mut lowered.errors);
         return None;
@@ -85,8 +85,15 @@ fn compile_into(
     match layout::layout(lowered, &checked, config) {
         Ok(p) => Some(p),
         Err(d) => {
-            sink.push(d);
-            None
+            // Unrolled long divisions cost 2N instructions each; looped ones fit where
+            // the program did before they existed, at twice the steps (still bounded by N).
+            match layout::layout(codegen::lower(&checked, config, true), &checked, config) {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    sink.push(d);
+                    None
+                }
+            }
         }
     }
 }

@@ -432,6 +432,10 @@ impl Cx<'_> {
         s.text(", ");
         self.field(s, Some(2), self.lay.sub, 0);
         s.text(".");
+        if self.executing().and_then(|(_, i)| i.opcode()) == Some(crate::isa::Opcode::Drol) {
+            // Differences in {−2, 0, 2} per bit: not a word to print, so only named.
+            s.text(" It also put c's new word less M[b], bit by bit, in buffer.find for L5's second write.");
+        }
     }
 
     fn subtract(&self, s: &mut Sentence) {

@@ -1,5 +1,5 @@
 //! Instruction sequences for the operators the machine lacks: exact
-//! comparisons, multiplication, division and variable shifts. Each one is
+//! comparisons, multiplication, division (DROL/DIVSUB long division) and variable shifts. Each one is
 //! checked exhaustively against C's meaning on 8-bit words in the tests.
 
 use super::{Gen, Label, Mem};
@@ -41,21 +41,56 @@ impl Gen<'_> {
                     (0..k.clamp(0, n - 1)).for_each(|_| self.op1(sh, dst));
                 }
             }
-            (BinOp::Shl | BinOp::Shr, None) => {
-                // t = r + 1; while (--t > 0) dst <<= 1;  (a negative count shifts nothing)
-                let sh = if op == BinOp::Shl { Opcode::Shl } else { Opcode::Shr };
-                let t = self.copy(r);
-                self.op1(Opcode::Inc, t);
-                let (top, done) = (self.label(), self.label());
-                self.place(top);
-                self.subleq(self.konst(1), t, done);
-                self.op1(sh, dst);
-                self.jump(Opcode::Jmp, None, top);
-                self.place(done);
-            }
+            (BinOp::Shl | BinOp::Shr, None) => self.shift_by(dst, r, op == BinOp::Shl),
             _ => unreachable!("invariant: apply({op:?}) takes only arithmetic operators (BinOp::is_arith)"),
         }
         self.release(m);
+    }
+
+    /// `dst <<= r` or `dst >>= r` for a count in memory, by the count's bits: a run of
+    /// 2^j shifts for each bit j set, highest first. A negative count shifts nothing, a
+    /// count ≥ N shifts everything out (SHR: the sign fills the word).
+    ///
+    /// `u` holds the count not yet shifted, plus one, so that SUBLEQ's "≤ 0" tests
+    /// "below 2^j" (the range test leaves `r + 1 − N`, which the first test's constant
+    /// takes back); an unset bit jumps out of line to add 2^j back. Worst case
+    /// (count N − 1): 3 + Σ_{j≥1} (1 + 2^j) + 2 = N + log2(N) + 2 steps.
+    fn shift_by(&mut self, dst: Mem, r: Mem, left: bool) {
+        let n = self.cfg.word_bits as i64;
+        let sh = if left { Opcode::Shl } else { Opcode::Shr };
+        let u = self.copy(r);
+        let (done, top) = (self.label(), self.label());
+        self.jump(Opcode::Cmp, Some(u), done);
+        self.subleq(self.konst(n - 1), u, top);
+        if left {
+            self.op2(Opcode::Xor, dst, dst);
+        } else {
+            let neg = self.label();
+            self.jump(Opcode::Cmp, Some(dst), neg);
+            self.op2(Opcode::Xor, dst, dst);
+            self.jump(Opcode::Jmp, None, done);
+            self.place(neg);
+            self.op2(Opcode::Mov, dst, self.konst(-1));
+        }
+        self.jump(Opcode::Jmp, None, done);
+        let bits: Vec<u32> = (1..n.trailing_zeros()).rev().collect();
+        let resume: Vec<Label> = bits.iter().map(|_| self.label()).collect();
+        let undo: Vec<Label> = bits.iter().map(|_| self.label()).collect();
+        for (k, &j) in bits.iter().enumerate() {
+            self.place(undo[k]);
+            self.op2(Opcode::Add, u, self.konst(1 << j));
+            self.jump(Opcode::Jmp, None, resume[k]);
+        }
+        self.place(top);
+        for (k, &j) in bits.iter().enumerate() {
+            let a = if k == 0 { (1 << j) - n } else { 1 << j };
+            self.subleq(self.konst(a), u, undo[k]);
+            (0..1 << j).for_each(|_| self.op1(sh, dst));
+            self.place(resume[k]);
+        }
+        self.subleq(self.konst(1), u, done);
+        self.op1(sh, dst);
+        self.place(done);
     }
 
     pub(super) fn loc_of(&mut self, e: &Expr) -> Option<crate::image::SrcLoc> {
@@ -112,60 +147,75 @@ impl Gen<'_> {
         self.jump(Opcode::Jnz, Some(k), top);
     }
 
-    /// `na ← −|x|` (never overflows: −|MIN| = MIN).
-    pub(super) fn neg_abs(&mut self, x: Mem) -> Mem {
-        let na = self.copy(x);
-        let ok = self.label();
-        self.subleq(self.konst(0), na, ok);
-        self.op2(Opcode::Xor, na, na);
-        self.op2(Opcode::Sub, na, x);
-        self.place(ok);
-        na
+    /// `t ← |x|` in a new temporary, as an unsigned N-bit magnitude: `−x`, or `x`
+    /// where `−x` is negative (x > 0, and MIN, whose magnitude 2^(N−1) is MIN's pattern).
+    pub(super) fn magnitude(&mut self, x: Mem) -> Mem {
+        let t = self.temp();
+        self.op2(Opcode::Xor, t, t);
+        self.op2(Opcode::Sub, t, x);
+        self.op2(Opcode::Cmov, t, x);
+        t
     }
 
     /// `dst ← dst / r` or `dst % r`, truncating toward zero; faults when `r` is 0.
-    ///
-    /// Works on negated magnitudes (−|x| always fits) by repeated subtraction,
-    /// which SUBLEQ does in one step per subtraction; powers of two shift.
+    /// MIN / −1 wraps to MIN and MIN % −1 is 0.
     pub(super) fn divide(&mut self, dst: Mem, r: Mem, rem: bool) {
-        let min = self.cfg.word_min() as i64;
         if let Mem::Const(d) = r {
-            if d != 0 && d != min {
+            if d != 0 {
                 return self.divide_const(dst, d, rem);
             }
         }
         let r = if r == dst { self.copy(r) } else { r };
         let trap = self.trap("division by zero");
         self.jump(Opcode::Jz, Some(r), trap);
-        let end = self.label();
-        self.jump(Opcode::Jz, Some(dst), end); // 0 / r = 0 % r = 0, and −0 − MIN would overflow below
-        let na = self.neg_abs(dst);
-        let nb = self.neg_abs(r);
-        let q = self.temp();
-        self.op2(Opcode::Mov, q, self.konst(-1));
-        let (top, check, done) = (self.label(), self.label(), self.label());
-        self.place(top);
-        self.op1(Opcode::Inc, q);
-        self.subleq(nb, na, check);
-        if rem {
-            self.op2(Opcode::Add, na, nb);
-        }
-        self.jump(Opcode::Jmp, None, done);
-        self.place(check);
-        self.jump(Opcode::Jnz, Some(na), top);
-        self.op1(Opcode::Inc, q);
-        self.place(done);
-        if rem {
-            self.by_sign(dst, dst, na, true, end);
+        let d = self.magnitude(r);
+        self.long_divide(dst, d, rem, Divisor::Signed(r));
+    }
+
+    /// Long division of the magnitudes in N steps of two operations (DROL, DIVSUB),
+    /// unrolled (or looped, 2N + 1 steps more, where unrolled ones do not fit),
+    /// then the signs: `2N + 8` steps for `%`, `2N + 9` for `/`; with the zero test and
+    /// `|r|` of a divisor in memory, 2N + 12 and 2N + 13.
+    ///
+    /// DIVSUB needs a divisor ≤ 2^(N−1): every signed magnitude is. The pair
+    /// `p:a` starts as `0:|dst|`; each DROL moves the dividend's next bit into `p`
+    /// and the previous step's quotient bit (p's top bit) into `a`.
+    fn long_divide(&mut self, dst: Mem, d: Mem, rem: bool, divisor: Divisor) {
+        let a = self.magnitude(dst);
+        let p = self.temp();
+        self.op2(Opcode::Xor, p, p);
+        if self.looped_division {
+            let (k, top) = (self.temp(), self.label());
+            self.op2(Opcode::Mov, k, self.konst(self.cfg.word_bits as i64));
+            self.place(top);
+            self.op2(Opcode::Drol, p, a);
+            self.op2(Opcode::Divsub, p, d);
+            self.op1(Opcode::Dec, k);
+            self.jump(Opcode::Jnz, Some(k), top);
         } else {
-            let s = self.copy(dst);
-            self.op2(Opcode::Xor, s, r);
-            self.by_sign(dst, s, q, false, end);
+            for _ in 0..self.cfg.word_bits {
+                self.op2(Opcode::Drol, p, a);
+                self.op2(Opcode::Divsub, p, d);
+            }
+        }
+        let end = self.label();
+        if rem {
+            self.op2(Opcode::And, p, self.konst(self.cfg.word_max() as i64));
+            return self.by_sign(dst, dst, p, false, end);
+        }
+        self.op2(Opcode::Drol, p, a);
+        match divisor {
+            Divisor::Signed(r) => {
+                // dst's value is in `a` now: its sign bit becomes the quotient's.
+                self.op2(Opcode::Xor, dst, r);
+                self.by_sign(dst, dst, a, false, end);
+            }
+            Divisor::Const { negative } => self.by_sign(dst, dst, a, negative, end),
         }
     }
 
     /// `dst ← ±v` chosen by the sign of `sign`: `−v` for `sign ≥ 0` when
-    /// `negate_when_nonneg` (remainders kept as −|r|), otherwise `−v` for `sign < 0`.
+    /// `negate_when_nonneg`, otherwise `−v` for `sign < 0`.
     pub(super) fn by_sign(&mut self, dst: Mem, sign: Mem, v: Mem, negate_when_nonneg: bool, end: Label) {
         let neg = self.label();
         self.jump(Opcode::Cmp, Some(sign), neg);
@@ -185,7 +235,10 @@ impl Gen<'_> {
         }
     }
 
+    /// Division by a nonzero constant: ±1 and powers of two by shifts, the rest by
+    /// [`Gen::long_divide`] with the constant's magnitude.
     pub(super) fn divide_const(&mut self, dst: Mem, d: i64, rem: bool) {
+        let min = self.cfg.word_min() as i64;
         let mag = d.unsigned_abs();
         if mag == 1 {
             if rem {
@@ -195,7 +248,7 @@ impl Gen<'_> {
             }
             return;
         }
-        if mag.is_power_of_two() {
+        if mag.is_power_of_two() && d != min {
             // q = (x + (x < 0 ? |d| − 1 : 0)) >> k, rounding toward zero.
             let k = mag.trailing_zeros();
             let q = if rem { self.copy(dst) } else { dst };
@@ -211,23 +264,8 @@ impl Gen<'_> {
             }
             return;
         }
-        let na = self.neg_abs(dst);
-        let step = self.konst(-(mag as i64));
-        let (top, end) = (self.label(), self.label());
-        if rem {
-            // na += |d| while it stays ≤ 0, then undo the last step: na = −|x % d|.
-            self.place(top);
-            self.subleq(step, na, top);
-            self.op2(Opcode::Add, na, step);
-            self.by_sign(dst, dst, na, true, end);
-        } else {
-            let q = self.temp();
-            self.op2(Opcode::Mov, q, self.konst(-1));
-            self.place(top);
-            self.op1(Opcode::Inc, q);
-            self.subleq(step, na, top);
-            self.by_sign(dst, dst, q, d < 0, end);
-        }
+        // konst wraps: MIN's magnitude 2^(N−1) is MIN's own pattern.
+        self.long_divide(dst, self.konst(mag as i64), rem, Divisor::Const { negative: d < 0 });
     }
 
     /// Jumps to `l` when `x rel y` holds, comparing exactly: a wrapped difference
@@ -347,4 +385,13 @@ impl Gen<'_> {
             self.copy(x)
         }
     }
+}
+
+/// The divisor's sign, as the quotient's sign fix needs it.
+#[derive(Clone, Copy)]
+enum Divisor {
+    /// In memory: the quotient is negative when `dst ^ r` is.
+    Signed(Mem),
+    /// A constant of known sign.
+    Const { negative: bool },
 }

@@ -120,6 +120,9 @@ pub struct Ret {
 
 pub struct Gen<'a> {
     cfg: Config,
+    /// Long divisions as a loop (4N + 1 steps, 5 instructions) instead of unrolled
+    /// (2N steps, 2N instructions): the form a program takes when unrolled ones do not fit.
+    looped_division: bool,
     r: &'a Resolved,
     items: Vec<Item>,
     labels: usize,
@@ -156,9 +159,10 @@ pub struct Gen<'a> {
     debug: debug::Tracker,
 }
 
-pub fn lower(r: &Resolved, cfg: Config) -> Lowered {
+pub fn lower(r: &Resolved, cfg: Config, looped_division: bool) -> Lowered {
     let mut g = Gen {
         cfg,
+        looped_division,
         r,
         items: Vec::new(),
         labels: 0,

@@ -54,6 +54,9 @@ fn minuend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         let shl = if i == 0 { Lin::konst(-1.0) } else { mb(i - 1) }.plus(&mb(i).neg());
         f.gated(&shl, &g.op(Opcode::Shl), out, 1.0);
         f.gated(&shl, &g.op(Opcode::Mulacc), out, 1.0);
+        // DROL's first word: the pair b:c rotated left, so bit 0 ← the top bit of M[c].
+        let rol = if i == 0 { mc(n - 1) } else { mb(i - 1) }.plus(&mb(i).neg());
+        f.gated(&rol, &g.op(Opcode::Drol), out, 1.0);
         if i + 1 < n {
             f.gated(&mb(i + 1).plus(&mb(i).neg()), &g.op(Opcode::Shr), out, 1.0);
         }
@@ -92,12 +95,45 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         }
     }
     f.relu(&g.col0.clone().plus_const(1.0), &zero_word);
+    divsub(f, lay, g);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Add), lay.carry(), 1.0);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Mulacc).plus(&g.b_negative()), lay.carry(), 1.0);
 }
 
+/// DIVSUB's subtrahend: `M[c] + 2^(N−1)` when `u(M[b]) ≥ u(M[c])`, else 0.
+///
+/// Construction. On bipolar bits the unsigned difference is linear,
+/// `z = u(M[b]) − u(M[c]) = Σ_j 2^(j−1)·(x_j − y_j)`, an integer in (−2^N, 2^N). For
+/// `q ∈ {0, 2}`, `ReLU(q + 2z) − ReLU(2z)` is `q` when `z ≥ 0` (both arguments are
+/// ≥ 0) and 0 when `z ≤ −1` (both are ≤ 0). With `q_i` the correction from −1 to bit
+/// i of `M[c]` (bit N−1 flipped: `+ 2^(N−1)` mod 2^N), one unit per bit plus one
+/// shared `ReLU(2z)` subtracted from every bit give `sub`; L4 then computes
+/// `M[b] − M[c] − 2^(N−1) ≡ M[b] − M[c] + 2^(N−1)` with its borrow chain, or
+/// `M[b] − 0`. The op gate is ≤ −2·BIG = −2^(N+3) when shut and `|q + 2z| < 2^(N+1) + 2`,
+/// so shut units are 0. Every weight is a power of two ≤ 2^N on a half-valued
+/// buffer (2^(N−1)·2 per bit), every sum an integer below 2^(N+3) in magnitude:
+/// exact in f32 for N ≤ 20. At N = 32 the sum `2z` is the same size as L4's borrow
+/// sums (2^(N+1)), so whatever keeps those exact (splitting the word into limbs)
+/// keeps this one exact too. `divsub_subtracts_every_8_bit_pair` checks it exhaustively.
+fn divsub(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    let n = lay.word;
+    let mut z2 = g.op(Opcode::Divsub);
+    for j in 0..n {
+        let w = (1u32 << j) as f32;
+        z2 = z2.plus(&word_bit(lay.buf_b, j).scaled(w)).plus(&word_bit(lay.buf_c, j).scaled(-w));
+    }
+    let mut shared = Vec::new();
+    for i in 0..n {
+        let y = word_bit(lay.buf_c, i);
+        let q = if i + 1 == n { Lin::konst(1.0).plus(&y.neg()) } else { Lin::konst(1.0).plus(&y) };
+        f.relu(&q.plus(&z2), &[(lay.sub.bit(i), 1.0)]);
+        shared.push((lay.sub.bit(i), -1.0));
+    }
+    f.relu(&z2, &shared);
+}
+
 /// `buffer.load` = the column of the indirect access (LOAD/STORE: s + M[c],
-/// a real +32 on the pointer; SWAP: c), `buffer.find` = the value FIND seeks.
+/// a real +32 on the pointer; SWAP and DROL: c), `buffer.find` = the value FIND seeks.
 fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
     let ptr = |t: usize| if t < lay.word { word_bit(lay.buf_c, t) } else { Lin::konst(-1.0) };
     for op in [Opcode::Load, Opcode::Store] {
@@ -122,7 +158,9 @@ fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         }
     }
     for k in 0..lay.logn {
-        f.gated(&Lin::row(lay.dec_c.bit(k), 1.0), &g.op(Opcode::Swap), lay.load_temp.bit(k), 1.0);
+        for op in [Opcode::Swap, Opcode::Drol] {
+            f.gated(&Lin::row(lay.dec_c.bit(k), 1.0), &g.op(op), lay.load_temp.bit(k), 1.0);
+        }
     }
     for i in 0..lay.word {
         f.gated(&word_bit(lay.buf_c, i), &g.op(Opcode::Find), lay.find_temp.bit(i), 1.0);

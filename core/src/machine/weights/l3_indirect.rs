@@ -1,7 +1,8 @@
 //! L3 indirect: the LOAD head reads the word at `buffer.load` (LOAD, and the
 //! old value STORE/SWAP overwrite) into buffer.c; the FIND head matches
 //! `buffer.find` against every memory word and returns that column's tag into
-//! min. The FFN rescales those halves and clears the copies elsewhere.
+//! min. The FFN rescales those halves and clears the copies elsewhere, and
+//! prepares DROL's second word for L5.
 
 use super::{l2_decode::read_head, word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
 use crate::isa::Opcode;
@@ -24,6 +25,15 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
         f.gated(&Lin::row(out, 1.0), &g.op(Opcode::Find), out, 1.0);
         f.clear_where(out, &g.outside_scratch());
         f.clear_where(lay.buf_c.bit(i), &g.outside_scratch());
+    }
+    // DROL's second word c' = (M[c] << 1) | MSB(M[b]). L5's second head adds
+    // M[b] − M[c] + buffer.find to column c, so buffer.find ← c' − M[b] bit by bit
+    // (bipolar differences in {−2, 0, 2}). Written after this layer's heads, so the
+    // FIND head never sees it; only DROL sets it, so SWAP and STORE add 0.
+    let (mb, mc) = (|i| word_bit(lay.buf_b, i), |i| word_bit(lay.buf_c, i));
+    for i in 0..lay.word {
+        let second = if i == 0 { mb(lay.word - 1) } else { mc(i - 1) };
+        f.gated(&second.plus(&mb(i).neg()), &g.op(Opcode::Drol), lay.find_temp.bit(i), 1.0);
     }
     // LOAD's address has been used; L5's second write must not see it.
     for k in 0..lay.logn {
