@@ -289,18 +289,17 @@ fn typed_puzzles_are_checked_then_prepared() {
     assert!(!runner.on_key("ArrowUp"), "sudoku takes no keys");
 }
 
-/// The fenced block of `lang` in the README's section on writing a game.
-fn readme_block(lang: &str) -> &'static str {
-    let readme = include_str!("../../README.md");
-    let text = &readme[readme.find("## Writing your own game").expect("the section")..];
+/// The fenced block of `lang` in the manual's chapter on writing a game.
+fn manual_block(lang: &str) -> &'static str {
+    let text = include_str!("../../docs/src/games.md");
     let start = text.find(&format!("```{lang}\n")).expect("a block") + lang.len() + 4;
     &text[start..start + text[start..].find("```").expect("a closed block")]
 }
 
 #[test]
-fn the_readme_game_plays() {
+fn the_manual_game_plays() {
     let dot: &'static Demo =
-        Box::leak(Box::new(Demo { id: "dot", source: readme_block("c"), meta_json: readme_block("json") }));
+        Box::leak(Box::new(Demo { id: "dot", source: manual_block("c"), meta_json: manual_block("json") }));
     let meta = dot.meta().expect("the README's metadata parses");
     let prog = compile(dot.source, Config::preset(&meta.config).unwrap()).program.expect("the README's game compiles");
     let mut runner = DemoRunner::new(dot);

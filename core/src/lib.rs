@@ -8,6 +8,7 @@ pub mod asm;
 pub mod bench;
 pub mod compiler;
 pub mod config;
+pub mod ctypes;
 pub mod debuginfo;
 pub mod demos;
 pub mod diag;

@@ -282,7 +282,7 @@ fn output_mistakes_are_located() {
               |
             2 | #include <string.h>
               |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdio.h, stdlib.h, iso646.h
+              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
 
             error: the conversion `%q` is unsupported
              --> prog.c:6:12
@@ -505,7 +505,7 @@ fn preprocessor_errors_are_located() {
               |
             1 | #include <string.h>
               |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdio.h, stdlib.h, iso646.h
+              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
 
             error: macro `F` takes 2 argument(s) but 1 were given
              --> prog.c:3:9

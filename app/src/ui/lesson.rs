@@ -112,7 +112,7 @@ pub fn Picker(player: Player) -> impl IntoView {
             <option value="">"Lessons…"</option>
             {options}
         </select>
-        <ManualLink page=manual::LESSONS title="The lessons, and how to write one, in the manual">"ⓘ"</ManualLink>
+        <ManualLink page=manual::LESSONS title="The lessons, and how to write one, in the manual">"About lessons"</ManualLink>
     }
 }
 

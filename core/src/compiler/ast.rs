@@ -4,7 +4,7 @@
 //! graph) lives in side tables keyed by those ids (`checker::Resolved`), never
 //! inside the tree.
 
-use super::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::diag::Span;
 
 pub type VarId = usize;

@@ -5,8 +5,8 @@
 
 use super::ast::{BinOp, Expr, ExprKind, NodeId, UnOp};
 use super::resolved::Ty;
-use super::types::IntTy;
 use crate::config::Config;
+use crate::ctypes::IntTy;
 use std::collections::HashMap;
 
 /// What folding reads about checked expressions.

@@ -3,8 +3,8 @@
 //! lexemes (floats) are handled here so the parser only sees C it can give a
 //! precise message about.
 
-use super::types::Suffix;
 use super::Sink;
+use crate::ctypes::Suffix;
 use crate::diag::{Diagnostic, Span};
 
 #[derive(Clone, Debug, PartialEq)]

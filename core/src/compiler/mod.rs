@@ -22,7 +22,6 @@ mod lexer;
 mod parser;
 mod preprocess;
 mod resolved;
-mod types;
 
 use crate::asm;
 use crate::config::Config;

@@ -4,8 +4,8 @@
 
 use super::ast::*;
 use super::lexer::{Tok, Token};
-use super::types::{self, IntTy, Suffix, MAX_WORD_BITS, TYPEDEFS};
 use super::Sink;
+use crate::ctypes::{self as types, IntTy, Suffix, MAX_WORD_BITS, TYPEDEFS};
 use crate::diag::{Diagnostic, Span};
 
 /// Keywords of C this compiler does not implement, with what to say about them.

@@ -6,7 +6,7 @@
 //! without errors, so a missing entry is a compiler bug, never a default.
 
 use super::ast::*;
-use super::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::diag::Span;
 use std::collections::{HashMap, HashSet};
 

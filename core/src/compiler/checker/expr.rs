@@ -6,7 +6,7 @@
 use super::Checker;
 use crate::compiler::ast::*;
 use crate::compiler::resolved::Ty;
-use crate::compiler::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::diag::Diagnostic;
 
 impl Checker<'_> {

@@ -10,9 +10,9 @@ mod output;
 
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
-use super::types::IntTy;
 use super::{fold, Sink};
 use crate::config::Config;
+use crate::ctypes::IntTy;
 use crate::diag::{Diagnostic, Span};
 use std::collections::{HashMap, HashSet};
 

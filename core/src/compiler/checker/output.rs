@@ -17,7 +17,7 @@ impl Checker<'_> {
                 .with_hint(format!("call `{name}` as a statement of its own"));
             self.sink.push(d);
         }
-        let string = Ty::Ptr(Box::new(Ty::Int(crate::compiler::types::IntTy::Char)));
+        let string = Ty::Ptr(Box::new(Ty::Int(crate::ctypes::IntTy::Char)));
         match (b, args) {
             (Builtin::Putchar, [c]) => {
                 let t = self.expr(c, true);

@@ -103,7 +103,7 @@ impl Gen<'_> {
         }
         let exit = self.label();
         let loops = std::mem::take(&mut self.loops);
-        let ty = func.ret.unwrap_or(crate::compiler::types::IntTy::Int);
+        let ty = func.ret.unwrap_or(crate::ctypes::IntTy::Int);
         self.rets.push(Ret { slot: ret, exit, guard, ty });
         for s in &func.body {
             self.stmt(s);

@@ -4,7 +4,7 @@ use super::place::Place;
 use super::{Gen, Label, Mem};
 use crate::compiler::ast::*;
 use crate::compiler::resolved::Ty;
-use crate::compiler::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::isa::Opcode;
 
 impl Gen<'_> {

@@ -8,7 +8,7 @@ use super::{Gen, Item, Label, Mem, Opd};
 use crate::compiler::ast::*;
 use crate::compiler::format::{self, Conv, Piece, Size, Spec};
 use crate::compiler::resolved::Ty;
-use crate::compiler::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::isa::Opcode;
 
 impl Gen<'_> {

@@ -9,7 +9,7 @@
 use super::{Gen, Label, Mem};
 use crate::compiler::ast::{BinOp, Expr};
 use crate::compiler::resolved::Ty;
-use crate::compiler::types::IntTy;
+use crate::ctypes::IntTy;
 use crate::isa::Opcode;
 
 impl Gen<'_> {

@@ -4,7 +4,7 @@
 
 use super::{Cond, Pp, PpTok};
 use crate::compiler::lexer::{RawToken, Tok};
-use crate::compiler::types::Suffix;
+use crate::ctypes::Suffix;
 use crate::diag::Span;
 
 type EResult = Result<i64, (Span, String)>;

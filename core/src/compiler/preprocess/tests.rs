@@ -13,6 +13,7 @@ fn run(src: &str) -> (String, Vec<Diagnostic>) {
         .iter()
         .filter_map(|t| match &t.tok {
             Tok::Num(v, ..) => Some(v.to_string()),
+            Tok::Char(v) => Some(v.to_string()),
             Tok::Ident(s) => Some(s.clone()),
             Tok::Str(b) => Some(format!("{:?}", String::from_utf8_lossy(b))),
             Tok::Punct(p) => Some(p.to_string()),
@@ -113,7 +114,7 @@ fn error_line_and_splice() {
 
 #[test]
 fn headers() {
-    assert_eq!(out("#include <limits.h>\nINT_MAX INT_MIN CHAR_BIT"), "32767 ( - 32767 - 1 ) 16");
+    assert_eq!(out("#include <limits.h>\nINT_MAX INT_MIN CHAR_BIT UINT_MAX"), "32767 ( - 32767 - 1 ) 8 65535");
     assert_eq!(
         out("#include <stdio.h>\n#include \"stdio.h\"\nEOF NULL"),
         "int putchar ( int c ) ; int puts ( char * s ) ; ( - 1 ) 0"
