@@ -197,6 +197,9 @@ fn breakpoints_stop_the_run_on_their_line() {
     assert_eq!(var(&s, "n").value, "0");
     assert_eq!(var(&s, "xs").value, "[3, -1, 2, 0]", "stopped before the line runs");
     assert_eq!(s.run_to_end(100_000), Stop::Finished);
+    s.reset();
+    assert_eq!(s.run_to_end(100_000), Stop::Breakpoint, "Reset keeps the breakpoints");
+    assert_eq!(s.pc_line(), Some(line));
 }
 
 #[test]

@@ -229,6 +229,8 @@ impl Session {
         self.before = None;
         self.before_tensor = None;
         self.layers = None;
+        // A new machine (a build, or Reset) keeps the editor's breakpoints.
+        self.update_breaks();
         Ok(())
     }
 
