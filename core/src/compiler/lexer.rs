@@ -279,9 +279,11 @@ impl Lexer<'_> {
             return Some(Token { tok: Tok::Num(0, false), span });
         }
         match i64::from_str_radix(&digits, radix) {
-            Ok(v) if v <= 1 << 20 && !digits.is_empty() => Some(Token { tok: Tok::Num(v, radix != 10), span }),
+            // Up to 2^32: every pattern of the widest (32-bit) word; anything larger
+            // becomes 2^33, which no word holds, and the parser reports it.
+            Ok(v) if v <= 1 << 32 && !digits.is_empty() => Some(Token { tok: Tok::Num(v, radix != 10), span }),
             Ok(_) | Err(_) if digits.chars().all(|c| c.is_digit(radix)) && !digits.is_empty() => {
-                Some(Token { tok: Tok::Num(1 << 21, false), span })
+                Some(Token { tok: Tok::Num(1 << 33, false), span })
             }
             _ => {
                 self.sink.push(err(format!("`{text}` is not a valid number")));

@@ -803,14 +803,15 @@ impl Parser<'_> {
             return Ok(v);
         }
         let shown = if negated { format!("-{v}") } else { v.to_string() };
-        self.sink.push(
-            Diagnostic::error(
-                span,
-                format!("the literal {shown} does not fit in {} {bits}-bit int", if bits == 8 { "an" } else { "a" }),
-            )
-            .with_note(format!("{bits}-bit ints range from {} to {max}", -max - 1))
-            .with_hint("use a configuration with 16-bit words for larger numbers"),
-        );
+        let mut d = Diagnostic::error(
+            span,
+            format!("the literal {shown} does not fit in {} {bits}-bit int", if bits == 8 { "an" } else { "a" }),
+        )
+        .with_note(format!("{bits}-bit ints range from {} to {max}", -max - 1));
+        if bits < 32 {
+            d = d.with_hint(format!("use a configuration with {}-bit words for larger numbers", 2 * bits));
+        }
+        self.sink.push(d);
         Ok(0)
     }
 }
