@@ -25,6 +25,6 @@ pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
 pub use explain::{explain, Explanation};
-pub use lang::{build, Lang};
+pub use lang::{build, build_auto, AutoBuild, Lang, AUTO_WORD_BITS};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
 pub use run::{run_states, Run};
