@@ -1,0 +1,25 @@
+; 32-bit words for the export check: carries and borrows across the
+; subtractor's 16-bit limbs, the word's ends, a product step, and LOAD,
+; STORE and FIND of words wider than 16 bits.
+.data a = 65535
+.data one = 1
+.data lo = -2147483648
+.data d = 123456789
+.data p = 3              ; d's slot
+.data v = 0
+.data w = 0
+.data far @ 100 = -65536
+       ADD a, one        ; 65536: the carry crosses the limbs
+       SUB lo, one       ; 2147483647: the borrow crosses both
+       INC a
+       DEC a
+       SHL d
+       MULACC d, one
+       FIND v, d         ; v = 3
+       LOAD w, p         ; w = d
+       SUB w, far
+       STORE w, v
+       CMP far, end
+       HALT
+end:   XOR a, lo
+       HALT
