@@ -13,6 +13,8 @@
 //! words an unfinished call sequence has pushed) and placed by layout. An image from the
 //! assembler has none (`DebugInfo::default()`): a debugger then knows only instructions.
 
+use crate::compiler::types::IntTy;
+
 /// The side table of a compiled image.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct DebugInfo {
@@ -95,7 +97,8 @@ pub enum Home {
 /// A C type as a debugger shows it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum CType {
-    Int,
+    /// One of C's integer types (`compiler::types`), one memory slot whatever its width.
+    Int(IntTy),
     Ptr(Box<CType>),
     Array(Box<CType>, usize),
 }
@@ -104,16 +107,16 @@ impl CType {
     /// Memory words an object of this type occupies.
     pub fn words(&self) -> usize {
         match self {
-            CType::Int | CType::Ptr(_) => 1,
+            CType::Int(_) | CType::Ptr(_) => 1,
             CType::Array(t, n) => n * t.words(),
         }
     }
 
-    /// C's spelling: `int`, `int *`, `int[4]`, `int[2][3]`, `int (*)[4]`.
+    /// C's spelling: `int`, `unsigned char *`, `int[4]`, `int[2][3]`, `int (*)[4]`.
     pub fn describe(&self) -> String {
         match self {
-            CType::Int => "int".into(),
-            CType::Ptr(t) if matches!(**t, CType::Array(..)) => format!("int (*){}", t.dims()),
+            CType::Int(t) => t.name().into(),
+            CType::Ptr(t) if matches!(**t, CType::Array(..)) => format!("{} (*){}", t.base().describe(), t.dims()),
             CType::Ptr(t) => format!("{} *", t.describe()),
             CType::Array(..) => format!("{}{}", self.base().describe(), self.dims()),
         }

@@ -22,7 +22,7 @@ mod lexer;
 mod parser;
 mod preprocess;
 mod resolved;
-mod types;
+pub mod types;
 
 use crate::asm;
 use crate::config::Config;

@@ -13,7 +13,7 @@
 
 use crate::config::PRESETS;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum IntTy {
     Char,
     SChar,

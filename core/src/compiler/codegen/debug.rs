@@ -6,6 +6,7 @@
 use super::{Gen, Label, Mem};
 use crate::compiler::ast::VarId;
 use crate::compiler::resolved::Ty;
+use crate::compiler::types::IntTy;
 use crate::debuginfo::{At, CType};
 use std::collections::HashMap;
 
@@ -76,7 +77,9 @@ impl Tracker {
 /// A C type as the debugger shows it.
 pub fn ctype(t: &Ty) -> CType {
     match t {
-        Ty::Int | Ty::Error => CType::Int,
+        Ty::Int(t) => CType::Int(*t),
+        // Never reaches code generation (see `Ty::Error`); shown as C's default type.
+        Ty::Error => CType::Int(IntTy::Int),
         Ty::Ptr(t) => CType::Ptr(Box::new(ctype(t))),
         Ty::Array(t, n) => CType::Array(Box::new(ctype(t)), *n),
     }

@@ -39,7 +39,7 @@ impl Gen<'_> {
         }
         let l = (self.label(), self.label());
         let func = &self.r.unit.funcs[f];
-        let result = func.returns_int.then_some(Mem::Reg(Reg::Ret));
+        let result = func.ret.is_some().then_some(Mem::Reg(Reg::Ret));
         self.debug_root(l.0, &func.name.clone(), CallGen::Outlined, result);
         self.outline.labels.insert(f, l);
         self.outline.queue.push(f);

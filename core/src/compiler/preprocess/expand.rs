@@ -6,8 +6,8 @@
 
 use super::{Expansion, Macro, Pp, PpTok};
 use crate::compiler::lexer::{self, Tok};
-use crate::compiler::types::Suffix;
 use crate::compiler::parser::join;
+use crate::compiler::types::Suffix;
 use crate::diag::{Diagnostic, Span};
 use std::rc::Rc;
 

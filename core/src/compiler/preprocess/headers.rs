@@ -56,14 +56,36 @@ fn constants(guard: &str, names: &[&str], word: u32) -> String {
 
 /// The constants `<stdint.h>` defines for its exact-width types.
 const STDINT_NAMES: [&str; 10] = [
-    "INT8_MIN", "INT8_MAX", "UINT8_MAX", "INT16_MIN", "INT16_MAX", "UINT16_MAX", "INT32_MIN", "INT32_MAX",
-    "UINT32_MAX", "SIZE_MAX",
+    "INT8_MIN",
+    "INT8_MAX",
+    "UINT8_MAX",
+    "INT16_MIN",
+    "INT16_MAX",
+    "UINT16_MAX",
+    "INT32_MIN",
+    "INT32_MAX",
+    "UINT32_MAX",
+    "SIZE_MAX",
 ];
 
 /// The names `<limits.h>` defines, in the order C lists them.
 const LIMIT_NAMES: [&str; 16] = [
-    "CHAR_BIT", "SCHAR_MIN", "SCHAR_MAX", "UCHAR_MAX", "CHAR_MIN", "CHAR_MAX", "SHRT_MIN", "SHRT_MAX",
-    "USHRT_MAX", "INT_MIN", "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "SIZE_MAX",
+    "CHAR_BIT",
+    "SCHAR_MIN",
+    "SCHAR_MAX",
+    "UCHAR_MAX",
+    "CHAR_MIN",
+    "CHAR_MAX",
+    "SHRT_MIN",
+    "SHRT_MAX",
+    "USHRT_MAX",
+    "INT_MIN",
+    "INT_MAX",
+    "UINT_MAX",
+    "LONG_MIN",
+    "LONG_MAX",
+    "ULONG_MAX",
+    "SIZE_MAX",
 ];
 
 /// `#define`s of the values C leaves to the implementation, for `config` (from the type table).

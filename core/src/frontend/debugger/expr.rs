@@ -268,14 +268,15 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compiler::types::IntTy;
 
     struct Mem;
     impl Env for Mem {
         fn var(&self, name: &str) -> Option<(CType, Home)> {
             match name {
-                "n" => Some((CType::Int, Home::Slot(0))),
-                "a" => Some((CType::Array(Box::new(CType::Int), 3), Home::Slot(1))),
-                "p" => Some((CType::Ptr(Box::new(CType::Int)), Home::Slot(4))),
+                "n" => Some((CType::Int(IntTy::Int), Home::Slot(0))),
+                "a" => Some((CType::Array(Box::new(CType::Int(IntTy::Int)), 3), Home::Slot(1))),
+                "p" => Some((CType::Ptr(Box::new(CType::Int(IntTy::Int))), Home::Slot(4))),
                 _ => None,
             }
         }

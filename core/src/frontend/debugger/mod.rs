@@ -543,7 +543,12 @@ impl Debugger {
             .iter()
             .map(|f| {
                 let word = |s: usize| f.word(s, &mem);
-                let r = Reader { word: &word, objects: &objects, mem_slots: self.program.config.mem_slots };
+                let r = Reader {
+                    word: &word,
+                    objects: &objects,
+                    mem_slots: self.program.config.mem_slots,
+                    word_bits: self.program.config.word_bits,
+                };
                 let vars = f
                     .vars
                     .iter()
@@ -578,7 +583,12 @@ impl Debugger {
             Some(f) => f.word(s, &mem),
             None => Some(mem(s)),
         };
-        let r = Reader { word: &word, objects: &objects, mem_slots: self.program.config.mem_slots };
+        let r = Reader {
+            word: &word,
+            objects: &objects,
+            mem_slots: self.program.config.mem_slots,
+            word_bits: self.program.config.word_bits,
+        };
         Ok(match v {
             Value::Int(n) => n.to_string(),
             Value::Ptr(_, p) => r.pointer(p as i32),

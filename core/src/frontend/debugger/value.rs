@@ -19,6 +19,8 @@ pub struct Reader<'a> {
     pub word: &'a dyn Fn(usize) -> Option<i32>,
     pub objects: &'a [Object<'a>],
     pub mem_slots: usize,
+    /// The machine's word size: an integer type's width is clipped to it.
+    pub word_bits: u32,
 }
 
 impl Reader<'_> {
@@ -41,7 +43,17 @@ impl Reader<'_> {
     pub fn scalar(&self, ty: &CType, v: i32) -> String {
         match ty {
             CType::Ptr(_) => self.pointer(v),
-            _ => v.to_string(),
+            CType::Int(t) => {
+                // The word holds the value converted to its type (an `unsigned` above INT_MAX
+                // is stored as a negative word); a character type also shows its character.
+                let x = t.convert(i64::from(v), self.word_bits);
+                match u8::try_from(x).ok().filter(|_| t.info().bits == 8).map(char::from) {
+                    Some(c) if c == '\'' || c == '\\' => format!("{x} '\\{c}'"),
+                    Some(c) if c.is_ascii_graphic() || c == ' ' => format!("{x} '{c}'"),
+                    _ => x.to_string(),
+                }
+            }
+            CType::Array(..) => v.to_string(),
         }
     }
 
