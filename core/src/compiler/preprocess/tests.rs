@@ -13,6 +13,7 @@ fn run(src: &str) -> (String, Vec<Diagnostic>) {
         .iter()
         .filter_map(|t| match &t.tok {
             Tok::Num(v, ..) => Some(v.to_string()),
+            Tok::Char(v) => Some(v.to_string()),
             Tok::Ident(s) => Some(s.clone()),
             Tok::Str(b) => Some(format!("{:?}", String::from_utf8_lossy(b))),
             Tok::Punct(p) => Some(p.to_string()),
