@@ -88,6 +88,52 @@ fn l3_l4_subtract_32_bit_words_at_every_boundary() {
     }
 }
 
+/// DIVSUB and DROL at 32 bits, where DIVSUB compares in two 16-bit limbs (L2's
+/// flags, settled in L3): every pair of words near the limb and word boundaries
+/// and random pairs, on the sparse engine in lockstep with the interpreter, and on
+/// the boundary pairs also the dense reference in lockstep and bit for bit equal
+/// to the sparse engine after every layer of the step.
+#[test]
+fn division_steps_32_bit_words_at_every_boundary() {
+    let mut rig = Rig::new("tiny32", true);
+    let c = rig.cfg;
+    let w = Weights::build(&c);
+    let lay = w.layout;
+    let (mut sparse, mut dense) = (Sparse::new(&w), Dense::new(&w));
+    let mut words: Vec<u64> = vec![0, 1, 2, 0x7fff, 0x8000, 0xffff, 0x1_0000, 0x1_0001, 0x7fff_ffff, 0x8000_0000];
+    words.extend([0x8000_0001, 0xffff_ffff, 0xfffe_ffff, 0xffff_0000, 0x1234_5678, 0x1234_5677, 0x0001_ffff]);
+    let mut rng = Rng::new(3232);
+    words.extend((0..8).map(|_| rng.next() & 0xffff_ffff));
+    // Pairs equal in the high limb and straddling in the low one.
+    words.extend([0x1234_0000, 0x1234_ffff, 0xdead_8000, 0xdead_7fff]);
+    let with_dense = 10;
+    for op in [Opcode::Divsub, Opcode::Drol] {
+        for (i, &x) in words.iter().enumerate() {
+            for (j, &y) in words.iter().enumerate() {
+                let (x, y) = (x as u32 as i32 as i64, y as u32 as i32 as i64);
+                let prog = program(c, vec![Instr::ext(op, m(&c, 0), m(&c, 1)), Instr::HALT], &[(0, x), (1, y)]);
+                let what = format!("{op} {x:#x}, {y:#x}");
+                if i < with_dense && j < with_dense {
+                    rig.check(&prog, 3, &what);
+                    let mut t = [tensor::encode(&prog, &lay), tensor::encode(&prog, &lay)];
+                    for layer in 0..w.layers.len() {
+                        sparse.forward_layer(layer, &mut t[0]);
+                        dense.forward_layer(layer, &mut t[1]);
+                        let same = t[0].data.iter().zip(&t[1].data).all(|(p, q)| p.to_bits() == q.to_bits());
+                        assert!(same, "{what}: dense ≠ sparse after layer {}", layer + 1);
+                    }
+                } else {
+                    rig.sparse.reload(&prog).unwrap();
+                    let mut interp = Interp::new(&prog).unwrap();
+                    if let Err(d) = lockstep(&mut rig.sparse, &mut interp, 3) {
+                        panic!("sparse, {what}: {d}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Runs `steps` steps of a random program layer by layer on the dense
 /// engine, the sparse engine and the sparse engine without shortcuts,
 /// comparing the three tensors bit for bit after every layer.

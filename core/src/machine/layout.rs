@@ -193,6 +193,13 @@ impl Layout {
         self.buf_a.bit(2)
     }
 
+    /// Two-limb DIVSUB's comparison flags (0 or 1), `[gt, ge, lo]` = [high limb of
+    /// u(M[b]) − u(M[c]) ≥ 1], [… ≥ 0], [low limb's ≥ 0], kept in column 0's
+    /// `buffer.a[3..6]` from L2 to L3; only words of more than one limb (N = 32) use them.
+    pub fn divsub_flags(&self) -> [usize; 3] {
+        [self.buf_a.bit(3), self.buf_a.bit(4), self.buf_a.bit(5)]
+    }
+
     /// The branch flag (0 or 1), kept in column 0's `buffer.a[1]` from L6 to L7.
     pub fn flag(&self) -> usize {
         self.buf_a.bit(1)
