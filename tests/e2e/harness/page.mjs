@@ -354,13 +354,29 @@ export class Page {
 
   /** Sets the viewport (not the window) to width × height CSS pixels. */
   async setViewport(width, height) {
+    // WebKitDriver refuses a fractional or non-positive size ("Invalid width
+    // value"; CI saw it once in a few runs), and the window's rect can be read
+    // mid-resize: the size asked for is rounded and kept positive, and a refusal
+    // is retried after the window settles rather than failing the test.
     const win = this.driver.manage().window();
-    for (let i = 0; i < 3; i++) {
+    let refused;
+    for (let i = 0; i < 5; i++) {
       const inner = await this.eval(() => [innerWidth, innerHeight]);
       if (inner[0] === width && inner[1] === height) return;
       const rect = await win.getRect();
-      await win.setRect({ width: rect.width + width - inner[0], height: rect.height + height - inner[1] });
+      const size = {
+        width: Math.max(width, Math.round(rect.width + width - inner[0])),
+        height: Math.max(height, Math.round(rect.height + height - inner[1])),
+      };
+      try {
+        await win.setRect(size);
+        refused = undefined;
+      } catch (e) {
+        refused = new Error(`${e.message}: asked ${size.width}×${size.height} (window ${rect.width}×${rect.height}, viewport ${inner})`);
+        await sleep(250);
+      }
     }
+    if (refused) throw refused;
   }
 
   /** The element's box in viewport coordinates. */
