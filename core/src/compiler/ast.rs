@@ -154,6 +154,8 @@ pub enum ExprKind {
     SizeofType(TypeSpec),
     /// `sizeof e`: the type of `e`, which is not evaluated.
     SizeofExpr(Box<Expr>),
+    /// `a, b`: `a` for its effects, then the value of `b`.
+    Comma(Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -166,7 +168,9 @@ impl Expr {
             ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::Cast(_, x) => vec![x],
             ExprKind::SizeofExpr(x) => vec![x],
             ExprKind::IncDec { target, .. } => vec![target],
-            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => vec![a, b],
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                vec![a, b]
+            }
             ExprKind::Cond(c, a, b) => vec![c, a, b],
         }
     }
@@ -202,6 +206,17 @@ pub enum Init {
     List(Vec<Init>, Span),
 }
 
+/// Storage classes: what a declaration says about where its object lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// One object for the whole run: a global, or a local that keeps its value across calls.
+    Static,
+    /// A declaration of a global defined elsewhere in the file.
+    Extern,
+    /// `auto` and `register`: a local's ordinary storage (there are no registers to ask for).
+    Auto,
+}
+
 #[derive(Clone, Debug)]
 pub struct VarDecl {
     pub id: NodeId,
@@ -209,6 +224,10 @@ pub struct VarDecl {
     pub span: Span,
     pub ty: TypeSpec,
     pub init: Option<Init>,
+    /// The storage class written, with its span.
+    pub storage: Option<(Storage, Span)>,
+    /// Declared `const` (the variable itself: `const int n`, `int *const p`).
+    pub konst: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -232,6 +251,10 @@ pub enum Stmt {
     Continue(Span),
     Return(Option<Expr>, Span),
     Block(Vec<Stmt>),
+    /// `goto label;`
+    Goto(String, Span),
+    /// `label: statement`.
+    Labeled(String, Span, Box<Stmt>),
     Empty,
 }
 
@@ -250,7 +273,8 @@ impl Stmt {
             Stmt::Case(e, _) => (e.iter().collect(), Vec::new()),
             Stmt::Return(e, _) => (e.iter().collect(), Vec::new()),
             Stmt::Block(b) => (Vec::new(), b.iter().collect()),
-            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => (Vec::new(), Vec::new()),
+            Stmt::Labeled(_, _, s) => (Vec::new(), vec![s]),
+            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Goto(..) | Stmt::Empty => (Vec::new(), Vec::new()),
         }
     }
 

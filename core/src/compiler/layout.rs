@@ -117,7 +117,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     for v in ck.vars.iter() {
         if let Some(slot) = v.global_slot {
-            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), "global", false));
+            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), &v.scope, false));
         }
     }
     let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);

@@ -71,7 +71,7 @@ fn compile_into(
     }
     let pre = preprocess::preprocess(source, config, sink);
     *expansions = pre.expansions;
-    let unit = parser::parse(pre.tokens, config.word_bits, sink);
+    let unit = parser::parse(pre.tokens, config, sink);
     let checked = checker::check(unit, config, sink)?;
     if sink.iter().any(Diagnostic::is_error) {
         return None;

@@ -2,24 +2,23 @@
 //! reported and the parser resynchronises at the next `;` or `}`, so one
 //! mistake does not hide the next.
 
+mod specs;
+
 use super::ast::*;
 use super::lexer::{Tok, Token};
 use super::Sink;
-use crate::ctypes::{self as types, IntTy, Suffix, MAX_WORD_BITS, TYPEDEFS};
+use crate::config::Config;
+use crate::ctypes::{self as types, IntTy, Suffix, MAX_WORD_BITS};
 use crate::diag::{Diagnostic, Span};
+use specs::{DeclSpec, Ordinary};
+use std::collections::HashMap;
 
 /// Keywords of C this compiler does not implement, with what to say about them.
 fn unsupported(word: &str) -> Option<&'static str> {
     Some(match word {
         "_Bool" | "bool" => "is unsupported: use an integer type (`int`, `char`, `unsigned char`…)",
         "float" | "double" => "is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)",
-        "struct" | "union" | "enum" | "typedef" => {
-            "is unsupported: there are no user-defined types; use parallel arrays (`int x[N], y[N];`)"
-        }
-        "goto" => "is unsupported: use loops with `break` and `continue`",
-        "static" | "extern" | "const" | "volatile" | "register" | "auto" | "inline" => {
-            "is unsupported: declare plain `int` variables"
-        }
+        "struct" | "union" => "is unsupported: there are no structures; use parallel arrays (`int x[N], y[N];`)",
         _ => return None,
     })
 }
@@ -29,6 +28,9 @@ pub struct Parser<'a> {
     i: usize,
     sink: &'a mut Sink,
     word_bits: u32,
+    cfg: Config,
+    /// Ordinary identifiers by scope, innermost last (see `specs`).
+    scopes: Vec<HashMap<String, Ordinary>>,
     /// Current nesting of expressions and statements, bounded so deep input cannot overflow the stack.
     depth: u32,
     /// The next [`NodeId`].
@@ -44,8 +46,9 @@ const BALANCED_FROM: usize = 32;
 
 type PResult<T> = Result<T, ()>;
 
-pub fn parse(toks: Vec<Token>, word_bits: u32, sink: &mut Sink) -> Unit {
-    let mut p = Parser { toks, i: 0, sink, word_bits, depth: 0, nodes: 0 };
+pub fn parse(toks: Vec<Token>, cfg: Config, sink: &mut Sink) -> Unit {
+    let word_bits = cfg.word_bits;
+    let mut p = Parser { toks, i: 0, sink, word_bits, cfg, scopes: vec![HashMap::new()], depth: 0, nodes: 0 };
     let mut unit = Unit::default();
     while p.peek() != &Tok::Eof {
         let before = p.i;
@@ -215,59 +218,6 @@ impl Parser<'_> {
         }
     }
 
-    /// A type's base: `void`, or an integer type spelled by its specifiers in any order
-    /// (`unsigned`, `long int`, `signed char`…) or a `<stdint.h>` name; anything else gets a
-    /// targeted message.
-    fn base_type(&mut self) -> PResult<Base> {
-        self.check_unsupported()?;
-        let start = self.span();
-        if self.is_word("void") {
-            self.next();
-            return Ok(Base::Void);
-        }
-        if let Tok::Ident(w) = self.peek() {
-            if let Some(&(name, ty, exact)) = TYPEDEFS.iter().find(|t| t.0 == w.as_str()) {
-                self.next();
-                return self.fits_word(ty, exact, name, start);
-            }
-        }
-        let (mut signed, mut unsigned, mut char, mut short, mut long, mut int) = (0usize, 0, 0, 0, 0, 0);
-        let mut span = start;
-        while let Tok::Ident(w) = self.peek() {
-            let count = match w.as_str() {
-                "signed" => &mut signed,
-                "unsigned" => &mut unsigned,
-                "char" => &mut char,
-                "short" => &mut short,
-                "long" => &mut long,
-                "int" => &mut int,
-                _ => break,
-            };
-            *count += 1;
-            span = join(start, self.next().span);
-        }
-        if signed + unsigned + char + short + long + int == 0 {
-            self.check_unsupported()?;
-            let found = Self::describe(self.peek());
-            let span = self.span();
-            return self.error(span, format!("expected a type (`int`, `char`, `unsigned`, `void`…), found {found}"));
-        }
-        let ty = match (signed + unsigned, char, short, long, int) {
-            (s, 1, 0, 0, 0) if s <= 1 => match (signed, unsigned) {
-                (1, _) => IntTy::SChar,
-                (_, 1) => IntTy::UChar,
-                _ => IntTy::Char,
-            },
-            (s, 0, 1, 0, i) if s <= 1 && i <= 1 => [IntTy::Short, IntTy::UShort][unsigned],
-            (s, 0, 0, 0, i) if s <= 1 && i <= 1 => [IntTy::Int, IntTy::UInt][unsigned],
-            (s, 0, 0, 1, i) if s <= 1 && i <= 1 => [IntTy::Long, IntTy::ULong][unsigned],
-            (s, 0, 0, 2, i) if s <= 1 && i <= 1 => [IntTy::LongLong, IntTy::ULongLong][unsigned],
-            _ => return self.error(span, "these type specifiers do not make a C type"),
-        };
-        let name = ty.name();
-        self.fits_word(ty, None, name, span)
-    }
-
     /// `ty` when the machine can hold it: `long long` never (64 bits), an exact-width type
     /// (`int32_t`) only when the word is that wide; the others are clipped to the word.
     fn fits_word(&mut self, ty: IntTy, exact: Option<u32>, name: &str, span: Span) -> PResult<Base> {
@@ -294,49 +244,57 @@ impl Parser<'_> {
         self.is_type_word_at(0)
     }
 
-    fn is_type_word_at(&self, k: usize) -> bool {
-        matches!(self.peek_at(k), Tok::Ident(w) if is_type_name(w))
-    }
-
-    fn stars(&mut self) -> u32 {
-        let mut n = 0;
-        while self.eat("*") {
-            n += 1;
-        }
-        n
-    }
-
     fn top_level(&mut self, unit: &mut Unit) -> PResult<()> {
-        let type_span = self.span();
-        let base = self.base_type()?;
-        let pointers = self.stars();
-        let (name, span) = self.ident("a name")?;
-        if self.eat("(") {
-            if pointers > 0 {
-                return self.error(type_span, "functions cannot return pointers; return an index instead");
-            }
-            let params = self.params()?;
-            if self.eat(";") {
-                return Ok(()); // a prototype: functions may be used before their definition anyway
-            }
-            self.expect("{")?;
-            let body = self.block_body()?;
-            let ret = match base {
-                Base::Int(t) => Some(t),
-                Base::Void => None,
-            };
-            unit.funcs.push(Func { name, span, ret, params, body });
-            return Ok(());
+        let spec = self.specs()?;
+        if self.eat(";") {
+            return Ok(()); // `enum E { … };` declares its constants only
         }
-        self.not_void(base, pointers, type_span, "variables")?;
-        let mut decls = vec![self.declarator_rest(base, name, span, pointers)?];
+        if spec.typedef {
+            return self.typedef_rest(&spec);
+        }
+        let (pointers, konst_ptr) = self.pointer_stars();
+        let (name, span) = self.ident("a name")?;
+        if self.is("(") {
+            return self.function(unit, &spec, pointers, name, span);
+        }
+        self.bind(&name, Ordinary::Object);
+        let mut decls = vec![self.declarator_rest(&spec, name, span, pointers, konst_ptr)?];
         while self.eat(",") {
-            let pointers = self.stars();
+            let (pointers, konst_ptr) = self.pointer_stars();
             let (n, s) = self.ident("a variable name")?;
-            decls.push(self.declarator_rest(base, n, s, pointers)?);
+            self.bind(&n, Ordinary::Object);
+            decls.push(self.declarator_rest(&spec, n, s, pointers, konst_ptr)?);
         }
         self.expect(";")?;
         unit.globals.extend(decls);
+        Ok(())
+    }
+
+    /// A function's definition or prototype, after its name (the `(` next).
+    fn function(&mut self, unit: &mut Unit, spec: &DeclSpec, pointers: u32, name: String, span: Span) -> PResult<()> {
+        self.next();
+        if pointers + spec.ty.pointers > 0 || !spec.ty.dims.is_empty() {
+            return self.error(spec.span, "functions cannot return pointers; return an index instead");
+        }
+        self.bind(&name, Ordinary::Object);
+        self.push_scope();
+        let r = self.function_rest(unit, spec, name, span);
+        self.pop_scope();
+        r
+    }
+
+    fn function_rest(&mut self, unit: &mut Unit, spec: &DeclSpec, name: String, span: Span) -> PResult<()> {
+        let params = self.params()?;
+        if self.eat(";") {
+            return Ok(()); // a prototype: functions may be used before their definition anyway
+        }
+        self.expect("{")?;
+        let body = self.block_body()?;
+        let ret = match spec.ty.base {
+            Base::Int(t) => Some(t),
+            Base::Void => None,
+        };
+        unit.funcs.push(Func { name, span, ret, params, body });
         Ok(())
     }
 
@@ -351,18 +309,19 @@ impl Parser<'_> {
             return Ok(out);
         }
         loop {
-            let type_span = self.span();
-            let base = self.base_type()?;
-            let pointers = self.stars();
-            self.not_void(base, pointers, type_span, "parameters")?;
-            let (name, span) = self.ident("a parameter name")?;
-            let mut dims = Vec::new();
-            while self.eat("[") {
-                dims.push(if self.is("]") { None } else { Some(self.expr()?) });
-                self.expect("]")?;
+            let spec = self.specs()?;
+            if spec.typedef || spec.storage.is_some_and(|s| s.0 != Storage::Auto) {
+                return self.error(spec.span, "a parameter has no storage class other than `register`");
             }
+            let (pointers, konst_ptr) = self.pointer_stars();
+            self.not_void(spec.ty.base, pointers + spec.ty.pointers, spec.span, "parameters")?;
+            let (name, span) = self.ident("a parameter name")?;
+            let dims = self.dims()?;
+            let ty = self.declared(&spec.ty, pointers, dims, span)?;
+            let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
+            self.bind(&name, Ordinary::Object);
             let id = self.fresh();
-            out.push(VarDecl { id, name, span, ty: TypeSpec { base, pointers, dims }, init: None });
+            out.push(VarDecl { id, name, span, ty, init: None, storage: None, konst });
             if self.eat(")") {
                 return Ok(out);
             }
@@ -379,15 +338,24 @@ impl Parser<'_> {
         }
     }
 
-    fn declarator_rest(&mut self, base: Base, name: String, span: Span, pointers: u32) -> PResult<VarDecl> {
-        let mut dims = Vec::new();
-        while self.eat("[") {
-            dims.push(if self.is("]") { None } else { Some(self.expr()?) });
-            self.expect("]")?;
-        }
+    /// A variable's declarator after its name: dimensions and initializer. `const` makes the
+    /// variable read-only unless it is a pointer (then it is the pointed-to objects, which are
+    /// not tracked), or the last `*` says `* const`.
+    fn declarator_rest(
+        &mut self,
+        spec: &DeclSpec,
+        name: String,
+        span: Span,
+        pointers: u32,
+        konst_ptr: bool,
+    ) -> PResult<VarDecl> {
+        self.not_void(spec.ty.base, pointers + spec.ty.pointers, spec.span, "variables")?;
+        let dims = self.dims()?;
+        let ty = self.declared(&spec.ty, pointers, dims, span)?;
         let init = if self.eat("=") { Some(self.initializer()?) } else { None };
         let id = self.fresh();
-        Ok(VarDecl { id, name, span, ty: TypeSpec { base, pointers, dims }, init })
+        let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
+        Ok(VarDecl { id, name, span, ty, init, storage: spec.storage, konst })
     }
 
     /// An expression, or a brace list of initializers (nested for 2-D arrays).
@@ -410,6 +378,13 @@ impl Parser<'_> {
     }
 
     fn block_body(&mut self) -> PResult<Vec<Stmt>> {
+        self.push_scope();
+        let r = self.block_items();
+        self.pop_scope();
+        r
+    }
+
+    fn block_items(&mut self) -> PResult<Vec<Stmt>> {
         let mut out = Vec::new();
         loop {
             if self.eat("}") {
@@ -461,7 +436,7 @@ impl Parser<'_> {
             _ => String::new(),
         };
         match word.as_str() {
-            _ if is_type_name(&word) => {
+            _ if self.is_type_word() && self.peek_at(1) != &Tok::Punct(":") => {
                 let decls = self.local_decl()?;
                 return Ok(Stmt::Decl(decls));
             }
@@ -532,12 +507,17 @@ impl Parser<'_> {
                 return Ok(Stmt::Return(e, span));
             }
             "else" => return self.error(span, "`else` without a matching `if`"),
-            _ if !word.is_empty() && self.peek_at(1) == &Tok::Punct(":") => {
-                let msg = "labels are unsupported (there is no `goto`): use loops with `break` and `continue`";
-                self.sink.push(Diagnostic::error(span, msg));
+            "goto" => {
+                self.next();
+                let (label, at) = self.ident("a label")?;
+                self.expect(";")?;
+                return Ok(Stmt::Goto(label, join(span, at)));
+            }
+            _ if !word.is_empty() && !is_keyword(&word) && self.peek_at(1) == &Tok::Punct(":") => {
                 self.next();
                 self.next();
-                return self.stmt(); // the labelled statement is still checked
+                let body = if self.is("}") { Stmt::Empty } else { self.stmt()? };
+                return Ok(Stmt::Labeled(word, span, Box::new(body)));
             }
             _ => {}
         }
@@ -553,23 +533,31 @@ impl Parser<'_> {
     }
 
     fn local_decl(&mut self) -> PResult<Vec<VarDecl>> {
-        let type_span = self.span();
-        let base = self.base_type()?;
+        let spec = self.specs()?;
         let mut decls = Vec::new();
+        if self.eat(";") {
+            return Ok(decls); // `enum E { … };` declares its constants only
+        }
+        if spec.typedef {
+            self.typedef_rest(&spec)?;
+            return Ok(decls);
+        }
         loop {
-            let pointers = self.stars();
-            self.not_void(base, pointers, type_span, "variables")?;
+            let (pointers, konst_ptr) = self.pointer_stars();
             let (name, span) = self.ident("a variable name")?;
             if self.is("(") {
                 return self.error(span, "functions must be defined at the top level");
             }
-            match self.declarator_rest(base, name.clone(), span, pointers) {
+            let result = self.declarator_rest(&spec, name.clone(), span, pointers, konst_ptr);
+            self.bind(&name, Ordinary::Object);
+            match result {
                 Ok(d) => decls.push(d),
                 Err(()) => {
                     // Keep the name declared so later uses do not cascade into "undefined" errors.
                     let id = self.fresh();
+                    let base = if spec.ty.base == Base::Void { Base::Int(IntTy::Int) } else { spec.ty.base };
                     let ty = TypeSpec { base, pointers, dims: Vec::new() };
-                    decls.push(VarDecl { id, name, span, ty, init: None });
+                    decls.push(VarDecl { id, name, span, ty, init: None, storage: None, konst: false });
                     self.recover_stmt();
                     return Ok(decls);
                 }
@@ -585,12 +573,23 @@ impl Parser<'_> {
     }
 
     fn for_stmt(&mut self) -> PResult<Stmt> {
+        self.push_scope();
+        let r = self.for_inner();
+        self.pop_scope();
+        r
+    }
+
+    fn for_inner(&mut self) -> PResult<Stmt> {
         self.next();
         self.expect("(")?;
         let init = if self.eat(";") {
             None
         } else if self.is_type_word() {
-            Some(Box::new(Stmt::Decl(self.local_decl()?)))
+            let decls = self.local_decl()?;
+            if let Some((_, span)) = decls.iter().find_map(|d| d.storage.filter(|s| s.0 != Storage::Auto)) {
+                self.sink.push(Diagnostic::error(span, "a `for` loop's declaration is `auto` or `register`, as in C"));
+            }
+            Some(Box::new(Stmt::Decl(decls)))
         } else {
             self.check_unsupported()?;
             let e = self.expr()?;
@@ -612,11 +611,27 @@ impl Parser<'_> {
         Ok(e)
     }
 
+    /// An expression, with the comma operator (`a, b`): the lowest precedence of all. A chain
+    /// `t0, t1, …` is built right-leaning (the same effects in the same order, the same value):
+    /// term k sits k levels deep, and is parsed counting them, so a long chain meets [`MAX_DEPTH`].
     pub fn expr(&mut self) -> PResult<Expr> {
-        let e = self.assign()?;
-        if self.is(",") {
-            let s = self.span();
-            return self.error(s, "the comma operator is unsupported; write separate statements");
+        let first = self.assign()?;
+        let outer = self.depth;
+        let mut terms = vec![first];
+        while self.eat(",") {
+            self.depth += 1;
+            let term = self.assign();
+            let Ok(term) = term else {
+                self.depth = outer;
+                return Err(());
+            };
+            terms.push(term);
+        }
+        self.depth = outer;
+        let mut e = terms.pop().expect("invariant: a chain has a term");
+        while let Some(t) = terms.pop() {
+            let span = join(t.span, e.span);
+            e = self.mk(ExprKind::Comma(Box::new(t), Box::new(e)), span);
         }
         Ok(e)
     }
@@ -802,18 +817,21 @@ impl Parser<'_> {
 
     /// A type name, as a cast or `sizeof` writes it: `unsigned char`, `int *`, `int[4]`.
     fn type_name(&mut self) -> PResult<TypeSpec> {
-        let span = self.span();
-        let base = self.base_type()?;
-        let pointers = self.stars();
-        if base == Base::Void {
-            return self.error(span, "`void` has no values here: name an integer or pointer type");
+        let spec = self.specs()?;
+        if spec.typedef || spec.storage.is_some() {
+            return self.error(spec.span, "a type name has no storage class");
         }
+        let pointers = self.pointer_stars().0;
+        if spec.ty.base == Base::Void && pointers + spec.ty.pointers == 0 {
+            return self.error(spec.span, "`void` has no values here: name an integer or pointer type");
+        }
+        let span = self.span();
         let mut dims = Vec::new();
         while self.eat("[") {
             dims.push(Some(self.expr()?));
             self.expect("]")?;
         }
-        Ok(TypeSpec { base, pointers, dims })
+        self.declared(&spec.ty, pointers, dims, span)
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
@@ -885,6 +903,10 @@ impl Parser<'_> {
                 Ok(Expr { span, ..e })
             }
             Tok::Ident(name) if !is_keyword(&name) => {
+                if let Some(Ordinary::Const(v)) = self.ordinary(&name) {
+                    let v = *v;
+                    return Ok(self.mk(ExprKind::Num(v, IntTy::Int), t.span));
+                }
                 if self.eat("(") {
                     let mut args = Vec::new();
                     if !self.is(")") {
@@ -937,11 +959,6 @@ impl Parser<'_> {
     }
 }
 
-/// Words that begin a type.
-fn is_type_name(w: &str) -> bool {
-    matches!(w, "int" | "char" | "void" | "short" | "long" | "signed" | "unsigned") || TYPEDEFS.iter().any(|t| t.0 == w)
-}
-
 fn is_keyword(s: &str) -> bool {
     matches!(
         s,
@@ -964,6 +981,16 @@ fn is_keyword(s: &str) -> bool {
             | "switch"
             | "case"
             | "default"
+            | "goto"
+            | "typedef"
+            | "enum"
+            | "static"
+            | "extern"
+            | "auto"
+            | "register"
+            | "inline"
+            | "const"
+            | "volatile"
     )
 }
 

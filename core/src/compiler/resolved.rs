@@ -122,8 +122,10 @@ pub struct VarInfo {
     pub ty: Ty,
     /// Memory slot of a global; locals are placed by code generation.
     pub global_slot: Option<usize>,
-    /// `"global"` or the declaring function's name.
+    /// `"global"` or the declaring function's name (also for a `static` local, which has a global slot).
     pub scope: String,
+    /// Declared `const`: the checker refuses writes to it.
+    pub konst: bool,
 }
 
 /// Who calls whom, built once by the checker.

@@ -182,6 +182,14 @@ impl Checker<'_> {
                 self.sizes.insert(e.id, t.size(self.cfg.word_bits));
                 Ty::Int(IntTy::UInt)
             }
+            ExprKind::Comma(a, b) => {
+                self.expr(a, false);
+                if value {
+                    self.rvalue(b)
+                } else {
+                    self.expr(b, false).decayed()
+                }
+            }
             ExprKind::SizeofExpr(x) => {
                 // The operand's type, not decayed (`sizeof a` of an array is the whole array).
                 let t = self.expr(x, true);
@@ -248,6 +256,7 @@ impl Checker<'_> {
     /// Checks an assignment target: a variable that is not an array, an element, `*p`.
     pub(super) fn lvalue(&mut self, e: &Expr) -> Ty {
         let t = self.expr(e, true);
+        self.not_const(e);
         match &e.kind {
             ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) if t.is_array() => {
                 let msg = format!("the array {} cannot be assigned as a whole", self.what(e));

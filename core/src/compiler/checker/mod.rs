@@ -7,6 +7,7 @@
 mod expr;
 mod init;
 mod output;
+mod storage;
 
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
@@ -49,6 +50,9 @@ struct Checker<'a> {
     ret: Option<IntTy>,
     loops: u32,
     switches: Vec<SwitchScope>,
+    /// The current function's labels (where each is defined) and its `goto`s.
+    labels: HashMap<String, Span>,
+    gotos: Vec<(String, Span)>,
     data: Vec<i64>,
     names: HashMap<NodeId, VarId>,
     callees: HashMap<NodeId, Callee>,
@@ -77,6 +81,8 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         ret: None,
         loops: 0,
         switches: Vec::new(),
+        labels: HashMap::new(),
+        gotos: Vec::new(),
         data: Vec::new(),
         names: HashMap::new(),
         callees: HashMap::new(),
@@ -87,7 +93,11 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         inits: HashMap::new(),
     };
     for g in &unit.globals {
-        ck.global(g);
+        if storage::declares_only(g) {
+            ck.extern_global(g, &unit.globals);
+        } else {
+            ck.global(g);
+        }
     }
     for (i, f) in unit.funcs.iter().enumerate() {
         let params = f.params.iter().map(|p| ck.param_type(p)).collect();
@@ -223,6 +233,8 @@ impl Checker<'_> {
             span: crate::diag::Span::new(1, 1, 2),
             ty: spec.clone(),
             init: None,
+            storage: None,
+            konst: false,
         };
         let mut ty = Self::scalar(spec);
         for e in spec.dims.iter().rev() {
@@ -286,8 +298,9 @@ impl Checker<'_> {
                     .with_note(format!("the first declaration is on line {line}")),
             );
         }
-        let scope = if global_slot.is_some() { "global".to_string() } else { self.func_name.clone() };
-        self.vars.push(VarInfo { name: d.name.clone(), span: d.span, ty, global_slot, scope });
+        // A `static` local has a global's slot and its function's scope.
+        let scope = if self.func_name.is_empty() { "global".to_string() } else { self.func_name.clone() };
+        self.vars.push(VarInfo { name: d.name.clone(), span: d.span, ty, global_slot, scope, konst: d.konst });
         self.scopes.last_mut().expect("invariant: there is always a scope").insert(d.name.clone(), id);
         self.names.insert(d.id, id);
         id
@@ -326,7 +339,8 @@ impl Checker<'_> {
             ExprKind::Var(_) => self.static_address(e).filter(|_| self.global_is_array(e)),
             _ => None,
         };
-        addr.map(|a| a as i64).unwrap_or_else(|| self.must_fold(e, "a global initializer").unwrap_or(0))
+        let what = if self.func_name.is_empty() { "a global initializer" } else { "a `static` local's initializer" };
+        addr.map(|a| a as i64).unwrap_or_else(|| self.must_fold(e, what).unwrap_or(0))
     }
 
     fn global_is_array(&self, e: &Expr) -> bool {
@@ -371,9 +385,20 @@ impl Checker<'_> {
             self.stmt(s);
         }
         self.scopes.pop();
+        for (label, span) in std::mem::take(&mut self.gotos) {
+            if !self.labels.contains_key(&label) {
+                self.err(span, format!("the label `{label}` is not defined in `{}`", f.name));
+            }
+        }
+        self.labels.clear();
     }
 
     fn local(&mut self, d: &VarDecl) {
+        match d.storage {
+            Some((Storage::Static, _)) => return self.global(d),
+            Some((Storage::Extern, span)) => return self.extern_local(d, span),
+            _ => {}
+        }
         let ty = self.decl_type(d);
         if let Some(init) = &d.init {
             let words = self.flatten(d, &ty, init);
@@ -438,6 +463,16 @@ impl Checker<'_> {
             Stmt::Continue(span) if self.loops == 0 => self.err(*span, "`continue` outside of a loop"),
             Stmt::Break(_) | Stmt::Continue(_) | Stmt::Empty => {}
             Stmt::Return(e, span) => self.ret(e.as_ref(), *span),
+            Stmt::Goto(label, span) => self.gotos.push((label.clone(), *span)),
+            Stmt::Labeled(label, span, s) => {
+                if let Some(first) = self.labels.insert(label.clone(), *span) {
+                    self.sink.push(
+                        Diagnostic::error(*span, format!("the label `{label}` is defined twice"))
+                            .with_note(format!("the first is on line {}", first.line)),
+                    );
+                }
+                self.stmt(s);
+            }
             Stmt::Block(b) => {
                 self.scopes.push(HashMap::new());
                 b.iter().for_each(|s| self.stmt(s));

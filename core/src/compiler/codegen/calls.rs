@@ -4,6 +4,7 @@
 use super::{Gen, Mem, Ret};
 use crate::compiler::ast::*;
 use crate::isa::Opcode;
+use std::collections::HashMap;
 
 impl Gen<'_> {
     /// `dst ← callee(args)`. With `guard`, `dst` is a variable that must keep its value
@@ -105,9 +106,11 @@ impl Gen<'_> {
         let loops = std::mem::take(&mut self.loops);
         let ty = func.ret.unwrap_or(crate::ctypes::IntTy::Int);
         self.rets.push(Ret { slot: ret, exit, guard, ty });
+        self.gotos.push(HashMap::new());
         for s in &func.body {
             self.stmt(s);
         }
+        self.gotos.pop();
         self.rets.pop();
         self.loops = loops;
         self.place(exit);

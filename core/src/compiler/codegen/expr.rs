@@ -50,6 +50,12 @@ impl Gen<'_> {
                 Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
             },
             ExprKind::AddrOf(x) => self.address_into(dst, x),
+            ExprKind::Comma(a, b) => {
+                let m = self.mark();
+                self.effect(a);
+                self.release(m);
+                self.into(dst, b);
+            }
             ExprKind::Unary(UnOp::Neg, x) if self.is_simple(x) => {
                 let src = self.value(x);
                 self.op2(Opcode::Xor, dst, dst);
@@ -203,6 +209,10 @@ impl Gen<'_> {
                 self.cond(a, *op == BinOp::LogOr, end);
                 self.effect(b);
                 self.place(end);
+            }
+            ExprKind::Comma(a, b) => {
+                self.effect(a);
+                self.effect(b);
             }
             ExprKind::Cond(c, a, b) => {
                 let (els, end) = (self.label(), self.label());
@@ -381,6 +391,12 @@ impl Gen<'_> {
         }
         match &e.kind {
             ExprKind::Unary(UnOp::Not, x) => self.cond(x, !sense, target),
+            ExprKind::Comma(a, b) => {
+                let m = self.mark();
+                self.effect(a);
+                self.release(m);
+                self.cond(b, sense, target);
+            }
             ExprKind::Binary(op @ (BinOp::LogAnd | BinOp::LogOr), a, b) => {
                 // `a && b` jumps on true only if both hold; on false if either fails.
                 let short = (*op == BinOp::LogAnd) != sense;

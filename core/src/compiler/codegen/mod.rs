@@ -131,6 +131,8 @@ pub struct Gen<'a> {
     env: HashMap<VarId, Mem>,
     /// Innermost function being inlined: where its result goes and its exit.
     rets: Vec<Ret>,
+    /// The labels of the function being generated, by name: one set per inlined instance.
+    gotos: Vec<HashMap<String, Label>>,
     /// Innermost loops and `switch`es of the current function: (break, continue); a
     /// `switch` has no `continue` of its own.
     loops: Vec<(Label, Option<Label>)>,
@@ -170,6 +172,7 @@ pub fn lower(r: &Resolved, cfg: Config, looped_division: bool) -> Lowered {
         max_depth: 0,
         env: HashMap::new(),
         rets: Vec::new(),
+        gotos: vec![HashMap::new()],
         loops: Vec::new(),
         traps: Vec::new(),
         assigning: Vec::new(),
@@ -424,8 +427,28 @@ impl Gen<'_> {
                 b.iter().for_each(|s| g.stmt(s));
                 g.release(m);
             }),
+            Stmt::Goto(label, span) => {
+                self.set_loc(*span);
+                let l = self.goto_label(label);
+                self.jump(Opcode::Jmp, None, l);
+            }
+            Stmt::Labeled(label, _, s) => {
+                let l = self.goto_label(label);
+                self.place(l);
+                self.stmt(s);
+            }
             Stmt::Empty => {}
         }
+    }
+
+    /// The code label of a C label in the function instance being generated.
+    fn goto_label(&mut self, name: &str) -> Label {
+        if let Some(&l) = self.gotos.last().and_then(|m| m.get(name)) {
+            return l;
+        }
+        let l = self.label();
+        self.gotos.last_mut().expect("invariant: a function instance is being generated").insert(name.to_string(), l);
+        l
     }
 
     fn scoped(&mut self, s: &Stmt) {
@@ -569,6 +592,9 @@ impl Gen<'_> {
     }
 
     fn local(&mut self, d: &VarDecl) {
+        if matches!(d.storage, Some((Storage::Static | Storage::Extern, _))) {
+            return; // a global slot, initialised before the program starts
+        }
         let id = self.r.decl(d);
         let base = self.temps(self.r.vars[id].ty.words());
         if !self.locals.iter().any(|l| l.0 == id) {

@@ -177,9 +177,11 @@ impl Gen<'_> {
         self.rets.push(Ret { slot, exit, guard: true, ty: func.ret.unwrap_or(IntTy::Int) });
         self.loops.clear();
         self.ranges.clear();
+        self.gotos.push(HashMap::new());
         for s in &func.body {
             self.stmt(s);
         }
+        self.gotos.pop();
         self.rets.pop();
         self.jump(Opcode::Jmp, None, exit);
     }

@@ -1,0 +1,350 @@
+//! Declaration specifiers (`unsigned long`, `const`, `static`, a `typedef` name, an `enum`)
+//! and the scopes of ordinary identifiers the parser keeps: C cannot be parsed without knowing
+//! which names are types (`T * x;` declares when `T` is a `typedef` name), and an enumeration
+//! constant is replaced here by its value, so later phases see a number.
+
+use super::{join, PResult, Parser};
+use crate::compiler::ast::*;
+use crate::compiler::fold;
+use crate::compiler::lexer::Tok;
+use crate::compiler::resolved::Ty;
+use crate::ctypes::{IntTy, TYPEDEFS};
+use crate::diag::Span;
+use std::collections::HashMap;
+
+/// What an ordinary identifier names in a scope, as far as parsing cares.
+#[derive(Clone, Debug)]
+pub enum Ordinary {
+    /// A variable, parameter or function: it hides outer `typedef` names and constants.
+    Object,
+    /// A `typedef` name and the type it stands for.
+    Typedef(TypeSpec),
+    /// An enumeration constant and its value (an `int`).
+    Const(i64),
+    /// An `enum` tag (kept under `"enum NAME"`, C's separate tag namespace) and its type.
+    Tag(IntTy),
+}
+
+/// Declaration specifiers, before the declarators.
+pub struct DeclSpec {
+    /// The type they name: a base, and the `*`s and dimensions of a `typedef` name.
+    pub ty: TypeSpec,
+    pub typedef: bool,
+    pub storage: Option<(Storage, Span)>,
+    /// `const` applies to the declared object (or, with `*`s in the declarator, to what it points to).
+    pub konst: bool,
+    pub span: Span,
+}
+
+/// Words of a declaration that are not type words.
+fn is_specifier_word(w: &str) -> bool {
+    matches!(w, "typedef" | "static" | "extern" | "auto" | "register" | "inline" | "const" | "volatile" | "enum")
+}
+
+fn is_builtin_type_word(w: &str) -> bool {
+    matches!(w, "int" | "char" | "void" | "short" | "long" | "signed" | "unsigned") || TYPEDEFS.iter().any(|t| t.0 == w)
+}
+
+impl Parser<'_> {
+    pub(super) fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub(super) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub(super) fn bind(&mut self, name: &str, what: Ordinary) {
+        self.scopes.last_mut().expect("invariant: the file scope is never popped").insert(name.to_string(), what);
+    }
+
+    pub(super) fn ordinary(&self, name: &str) -> Option<&Ordinary> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn typedef_name(&self, w: &str) -> Option<TypeSpec> {
+        match self.ordinary(w) {
+            Some(Ordinary::Typedef(t)) => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether the token `k` ahead begins a declaration or a type name.
+    pub(super) fn is_type_word_at(&self, k: usize) -> bool {
+        match self.peek_at(k) {
+            Tok::Ident(w) => is_builtin_type_word(w) || is_specifier_word(w) || self.typedef_name(w).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The declaration specifiers, in any order C allows (`unsigned long int`, `static const
+    /// char`, `int const`), or a `typedef` name, or an `enum`.
+    pub(super) fn specs(&mut self) -> PResult<DeclSpec> {
+        let start = self.span();
+        let (mut typedef, mut storage, mut konst) = (false, None, false);
+        let mut counts: HashMap<&'static str, usize> = HashMap::new();
+        let mut named: Option<TypeSpec> = None;
+        let mut span = start;
+        loop {
+            self.check_unsupported()?;
+            let Tok::Ident(w) = self.peek().clone() else { break };
+            let here = self.span();
+            match w.as_str() {
+                "typedef" => typedef = true,
+                "const" => konst = true,
+                "volatile" | "inline" => {}
+                "static" | "extern" | "auto" | "register" => {
+                    let s = match w.as_str() {
+                        "static" => Storage::Static,
+                        "extern" => Storage::Extern,
+                        _ => Storage::Auto,
+                    };
+                    if storage.is_some() {
+                        return self.error(here, "a declaration has at most one storage class");
+                    }
+                    storage = Some((s, here));
+                }
+                "enum" if named.is_none() && counts.is_empty() => {
+                    let t = self.enum_spec()?;
+                    named = Some(TypeSpec { base: Base::Int(t), pointers: 0, dims: Vec::new() });
+                    span = join(start, self.prev_span());
+                    continue;
+                }
+                "signed" | "unsigned" | "char" | "short" | "long" | "int" | "void" if named.is_none() => {
+                    let key = ["signed", "unsigned", "char", "short", "long", "int", "void"]
+                        .into_iter()
+                        .find(|k| *k == w)
+                        .expect("invariant: matched above");
+                    *counts.entry(key).or_default() += 1;
+                }
+                _ if named.is_none() && counts.is_empty() => {
+                    if let Some(&(name, ty, exact)) = TYPEDEFS.iter().find(|t| t.0 == w.as_str()) {
+                        self.next();
+                        named =
+                            Some(TypeSpec { base: self.fits_word(ty, exact, name, here)?, pointers: 0, dims: vec![] });
+                        span = join(start, here);
+                        continue;
+                    }
+                    let Some(t) = self.typedef_name(&w) else { break };
+                    let mut t = t;
+                    t.dims = t.dims.iter().map(|d| d.as_ref().map(|e| self.renumbered(e))).collect();
+                    named = Some(t);
+                }
+                _ => break,
+            }
+            span = join(start, self.next().span);
+        }
+        let ty = match named {
+            Some(t) => t,
+            None if counts.is_empty() => {
+                self.check_unsupported()?;
+                let found = Self::describe(self.peek());
+                let here = self.span();
+                return self
+                    .error(here, format!("expected a type (`int`, `char`, `unsigned`, `void`…), found {found}"));
+            }
+            None => TypeSpec { base: self.base_of(&counts, span)?, pointers: 0, dims: Vec::new() },
+        };
+        Ok(DeclSpec { ty, typedef, storage, konst, span })
+    }
+
+    /// The base type the type words make.
+    fn base_of(&mut self, counts: &HashMap<&'static str, usize>, span: Span) -> PResult<Base> {
+        let n = |k: &str| counts.get(k).copied().unwrap_or(0);
+        let (signed, unsigned) = (n("signed"), n("unsigned"));
+        if n("void") > 0 {
+            if counts.len() > 1 || n("void") > 1 {
+                return self.error(span, "these type specifiers do not make a C type");
+            }
+            return Ok(Base::Void);
+        }
+        let ty = match (signed + unsigned, n("char"), n("short"), n("long"), n("int")) {
+            (s, 1, 0, 0, 0) if s <= 1 => match (signed, unsigned) {
+                (1, _) => IntTy::SChar,
+                (_, 1) => IntTy::UChar,
+                _ => IntTy::Char,
+            },
+            (s, 0, 1, 0, i) if s <= 1 && i <= 1 => [IntTy::Short, IntTy::UShort][unsigned],
+            (s, 0, 0, 0, i) if s <= 1 && i <= 1 => [IntTy::Int, IntTy::UInt][unsigned],
+            (s, 0, 0, 1, i) if s <= 1 && i <= 1 => [IntTy::Long, IntTy::ULong][unsigned],
+            (s, 0, 0, 2, i) if s <= 1 && i <= 1 => [IntTy::LongLong, IntTy::ULongLong][unsigned],
+            _ => return self.error(span, "these type specifiers do not make a C type"),
+        };
+        let name = ty.name();
+        self.fits_word(ty, None, name, span)
+    }
+
+    /// The type a declarator gives its name: the specifiers' type with the declarator's `*`s
+    /// and dimensions (`T x[3]` with `typedef int T[4]` is `int x[3][4]`).
+    pub(super) fn declared(
+        &mut self,
+        spec: &TypeSpec,
+        pointers: u32,
+        mut dims: Vec<Option<Expr>>,
+        span: Span,
+    ) -> PResult<TypeSpec> {
+        if pointers > 0 && !spec.dims.is_empty() {
+            return self.error(span, "a pointer to an array type is unsupported: point to its first element instead");
+        }
+        dims.extend(spec.dims.iter().map(|d| d.as_ref().map(|e| self.renumbered(e))));
+        Ok(TypeSpec { base: spec.base, pointers: spec.pointers + pointers, dims })
+    }
+
+    /// `typedef SPEC D1, D2, …;` after the specifiers: each declarator's name becomes a type name.
+    pub(super) fn typedef_rest(&mut self, spec: &DeclSpec) -> PResult<()> {
+        if let Some((_, span)) = spec.storage {
+            return self.error(span, "a `typedef` has no storage class");
+        }
+        loop {
+            let pointers = self.pointer_stars().0;
+            let (name, span) = self.ident("a type name")?;
+            if self.is("(") {
+                return self.error(self.span(), "a `typedef` of a function type is unsupported");
+            }
+            let dims = self.dims()?;
+            let ty = self.declared(&spec.ty, pointers, dims, span)?;
+            self.bind(&name, Ordinary::Typedef(ty));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(";")?;
+        Ok(())
+    }
+
+    /// `[N]…` after a declarator's name (`None` for `[]`).
+    pub(super) fn dims(&mut self) -> PResult<Vec<Option<Expr>>> {
+        let mut dims = Vec::new();
+        while self.eat("[") {
+            dims.push(if self.is("]") { None } else { Some(self.expr()?) });
+            self.expect("]")?;
+        }
+        Ok(dims)
+    }
+
+    /// `enum [TAG] [{ A, B = 5, … }]` (the `enum` word next): its constants are bound in the
+    /// current scope with their values; the type is gcc's, `unsigned` unless a value is negative.
+    fn enum_spec(&mut self) -> PResult<IntTy> {
+        let at = self.next().span;
+        let tag = match self.peek().clone() {
+            Tok::Ident(t) if !self.is("{") => {
+                self.next();
+                Some(t)
+            }
+            _ => None,
+        };
+        if !self.is("{") {
+            let Some(tag) = tag else {
+                return self.error(self.span(), "expected an `enum` tag or `{`");
+            };
+            return match self.ordinary(&format!("enum {tag}")) {
+                Some(Ordinary::Tag(t)) => Ok(*t),
+                _ => self.error(join(at, self.prev_span()), format!("`enum {tag}` is not defined")),
+            };
+        }
+        self.next();
+        let (mut next, mut any_negative) = (0i64, false);
+        let max = IntTy::Int.range(self.word_bits).1;
+        while !self.is("}") {
+            let (name, span) = self.ident("an enumeration constant")?;
+            let v = if self.eat("=") {
+                let e = self.ternary()?;
+                self.enum_value(&e)?
+            } else if next > max {
+                return self.error(span, format!("`{name}` would be {next}, which is more than `INT_MAX`"));
+            } else {
+                next
+            };
+            any_negative |= v < 0;
+            self.bind(&name, Ordinary::Const(v));
+            next = v + 1;
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("}")?;
+        let ty = if any_negative { IntTy::Int } else { IntTy::UInt };
+        if let Some(tag) = tag {
+            self.bind(&format!("enum {tag}"), Ordinary::Tag(ty));
+        }
+        Ok(ty)
+    }
+
+    /// An enumerator's value: a constant expression of `int` constants (numbers, characters,
+    /// enumeration constants) and operators, folded as the checker folds.
+    fn enum_value(&mut self, e: &Expr) -> PResult<i64> {
+        let mut types = HashMap::new();
+        let mut bad = None;
+        e.any(&mut |x| {
+            match &x.kind {
+                ExprKind::Num(_, IntTy::Int) | ExprKind::Unary(..) | ExprKind::Binary(..) | ExprKind::Cond(..) => {
+                    types.insert(x.id, Ty::INT);
+                }
+                _ => bad = bad.or(Some(x.span)),
+            }
+            false
+        });
+        if let Some(span) = bad {
+            let msg = "an enumerator's value may use `int` constants, enumeration constants and operators only";
+            return self.error(span, msg);
+        }
+        let sizes = HashMap::new();
+        let facts = fold::Facts { cfg: &self.cfg, types: &types, sizes: &sizes };
+        match fold::eval(facts, e) {
+            Some(v) => Ok(v),
+            None => self.error(e.span, "this enumerator's value divides by zero"),
+        }
+    }
+
+    /// A copy of `e` with fresh node numbers (a `typedef`'s dimensions, used once per declaration).
+    pub(super) fn renumbered(&mut self, e: &Expr) -> Expr {
+        let mut e = e.clone();
+        self.renumber(&mut e);
+        e
+    }
+
+    fn renumber(&mut self, e: &mut Expr) {
+        e.id = self.fresh();
+        match &mut e.kind {
+            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) => {}
+            ExprKind::Call(_, args) => args.iter_mut().for_each(|a| self.renumber(a)),
+            ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::SizeofExpr(x) => {
+                self.renumber(x)
+            }
+            ExprKind::IncDec { target, .. } => self.renumber(target),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                self.renumber(a);
+                self.renumber(b);
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.renumber(c);
+                self.renumber(a);
+                self.renumber(b);
+            }
+            ExprKind::Cast(t, x) => {
+                t.dims.iter_mut().flatten().for_each(|d| self.renumber(d));
+                self.renumber(x);
+            }
+            ExprKind::SizeofType(t) => t.dims.iter_mut().flatten().for_each(|d| self.renumber(d)),
+        }
+    }
+
+    /// The `*`s of a declarator, each optionally followed by qualifiers (`int *const p`):
+    /// their number, and whether the last makes the declared pointer itself `const`.
+    pub(super) fn pointer_stars(&mut self) -> (u32, bool) {
+        let (mut n, mut konst) = (0, false);
+        while self.eat("*") {
+            n += 1;
+            konst = false;
+            while let Tok::Ident(w) = self.peek() {
+                match w.as_str() {
+                    "const" => konst = true,
+                    "volatile" => {}
+                    _ => break,
+                }
+                self.next();
+            }
+        }
+        (n, konst)
+    }
+}
