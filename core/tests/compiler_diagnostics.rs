@@ -121,12 +121,6 @@ fn unsupported_c() {
     check(
         "struct s { int a; };\nint main() {\n    unsigned u;\n    float f = 1.5;\n    int *p = malloc(4);\n    goto end;\n}\n",
         expect![[r#"
-            error: `struct` is unsupported: there are no structures; use parallel arrays (`int x[N], y[N];`)
-             --> prog.c:1:1
-              |
-            1 | struct s { int a; };
-              | ^^^^^^
-
             error: `float` is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)
              --> prog.c:4:5
               |

@@ -156,6 +156,12 @@ pub enum ExprKind {
     SizeofExpr(Box<Expr>),
     /// `a, b`: `a` for its effects, then the value of `b`.
     Comma(Box<Expr>, Box<Expr>),
+    /// `s.name` (`arrow` false) or `p->name` (`arrow` true).
+    Member {
+        base: Box<Expr>,
+        name: String,
+        arrow: bool,
+    },
 }
 
 impl Expr {
@@ -166,6 +172,7 @@ impl Expr {
             ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::SizeofType(_) => Vec::new(),
             ExprKind::Call(_, args) => args.iter().collect(),
             ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::Cast(_, x) => vec![x],
+            ExprKind::Member { base, .. } => vec![base],
             ExprKind::SizeofExpr(x) => vec![x],
             ExprKind::IncDec { target, .. } => vec![target],
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
@@ -181,11 +188,21 @@ impl Expr {
     }
 }
 
-/// The base of a declared type: `void` or an integer type.
+/// The base of a declared type: `void`, an integer type or a structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Base {
     Void,
     Int(IntTy),
+    /// A `struct`, by its index in [`Unit::structs`].
+    Struct(usize),
+}
+
+/// A `struct` type as declared: its tag, and its members once defined (`None` while it is
+/// only named, as in `struct node;` or a pointer to it inside its own definition).
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub tag: Option<String>,
+    pub members: Option<Vec<VarDecl>>,
 }
 
 /// A declared type as written: `int`, `char *p`, `unsigned a[3][4]`, `int v[]`; also a
@@ -308,6 +325,7 @@ pub struct Func {
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
     pub globals: Vec<VarDecl>,
+    pub structs: Vec<StructDef>,
     pub funcs: Vec<Func>,
     /// How many [`NodeId`]s the parser handed out.
     pub nodes: u32,

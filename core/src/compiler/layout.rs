@@ -117,7 +117,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     for v in ck.vars.iter() {
         if let Some(slot) = v.global_slot {
-            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), &v.scope, false));
+            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_aggregate(), &v.scope, false));
         }
     }
     let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);
@@ -129,7 +129,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         // Two locals of one function with the same name are told apart by their declaration line.
         let twins = low.locals.iter().filter(|&&(o, _)| ck.vars[o].name == v.name && ck.vars[o].scope == v.scope);
         let scope = if twins.count() > 1 { format!("{}@{}", v.scope, v.span.line) } else { v.scope.clone() };
-        prog.symbols.push(symbol(&v.name, stack + d, v.ty.words(), v.ty.is_array(), &scope, false));
+        prog.symbols.push(symbol(&v.name, stack + d, v.ty.words(), v.ty.is_aggregate(), &scope, false));
     }
     if !pool.is_empty() {
         prog.symbols.push(symbol("$const", globals, pool.len(), true, "compiler", true));

@@ -18,7 +18,7 @@ fn unsupported(word: &str) -> Option<&'static str> {
     Some(match word {
         "_Bool" | "bool" => "is unsupported: use an integer type (`int`, `char`, `unsigned char`…)",
         "float" | "double" => "is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)",
-        "struct" | "union" => "is unsupported: there are no structures; use parallel arrays (`int x[N], y[N];`)",
+        "union" => "is unsupported: memory holds one value per slot, so members cannot share storage; use a `struct`",
         _ => return None,
     })
 }
@@ -31,6 +31,8 @@ pub struct Parser<'a> {
     cfg: Config,
     /// Ordinary identifiers by scope, innermost last (see `specs`).
     scopes: Vec<HashMap<String, Ordinary>>,
+    /// The `struct` types declared so far ([`Unit::structs`]).
+    structs: Vec<StructDef>,
     /// Current nesting of expressions and statements, bounded so deep input cannot overflow the stack.
     depth: u32,
     /// The next [`NodeId`].
@@ -48,7 +50,17 @@ type PResult<T> = Result<T, ()>;
 
 pub fn parse(toks: Vec<Token>, cfg: Config, sink: &mut Sink) -> Unit {
     let word_bits = cfg.word_bits;
-    let mut p = Parser { toks, i: 0, sink, word_bits, cfg, scopes: vec![HashMap::new()], depth: 0, nodes: 0 };
+    let mut p = Parser {
+        toks,
+        i: 0,
+        sink,
+        word_bits,
+        cfg,
+        scopes: vec![HashMap::new()],
+        structs: Vec::new(),
+        depth: 0,
+        nodes: 0,
+    };
     let mut unit = Unit::default();
     while p.peek() != &Tok::Eof {
         let before = p.i;
@@ -60,6 +72,7 @@ pub fn parse(toks: Vec<Token>, cfg: Config, sink: &mut Sink) -> Unit {
         }
     }
     unit.nodes = p.nodes;
+    unit.structs = p.structs;
     unit
 }
 
@@ -293,6 +306,11 @@ impl Parser<'_> {
         let ret = match spec.ty.base {
             Base::Int(t) => Some(t),
             Base::Void => None,
+            Base::Struct(_) => {
+                let msg = "returning a `struct` by value is unsupported: fill one through a pointer";
+                self.sink.push(Diagnostic::error(spec.span, msg));
+                Some(IntTy::Int) // checked on as an `int` function: one message for this mistake
+            }
         };
         unit.funcs.push(Func { name, span, ret, params, body });
         Ok(())
@@ -367,6 +385,16 @@ impl Parser<'_> {
             let open = p.next().span;
             let mut items = Vec::new();
             while !p.is("}") {
+                if p.is(".") || p.is("[") {
+                    let s = p.span();
+                    let msg = "designated initializers (`.x = 1`, `[2] = 5`) are unsupported: give the values in order";
+                    p.sink.push(Diagnostic::error(s, msg));
+                    // The value after the designator is still read, so the declaration goes on.
+                    while !p.is("=") && !p.is("}") && p.peek() != &Tok::Eof {
+                        p.next();
+                    }
+                    p.eat("=");
+                }
                 items.push(p.initializer()?);
                 if !p.eat(",") {
                     break;
@@ -851,9 +879,12 @@ impl Parser<'_> {
                     let span = join(e.span, close);
                     e = self.mk(ExprKind::Index(Box::new(e), Box::new(idx)), span);
                 }
-                Tok::Punct("." | "->") => {
-                    let s = self.span();
-                    return self.error(s, "member access is unsupported: there are no structs");
+                Tok::Punct(p @ ("." | "->")) => {
+                    let arrow = *p == "->";
+                    self.next();
+                    let (name, at) = self.ident("a member name")?;
+                    let span = join(e.span, at);
+                    e = self.mk(ExprKind::Member { base: Box::new(e), name, arrow }, span);
                 }
                 _ => return Ok(e),
             }
@@ -984,6 +1015,7 @@ fn is_keyword(s: &str) -> bool {
             | "goto"
             | "typedef"
             | "enum"
+            | "struct"
             | "static"
             | "extern"
             | "auto"

@@ -10,12 +10,37 @@ use crate::ctypes::IntTy;
 use crate::diag::Span;
 use std::collections::{HashMap, HashSet};
 
+/// A structure as a type: its identity and sizes, without its members (the checker keeps
+/// those, so a member may point to its own structure). `complete` is false for a `struct`
+/// only named (`struct node;`), which only a pointer may refer to.
+#[derive(Clone, Debug)]
+pub struct StructTy {
+    pub id: usize,
+    pub name: String,
+    pub words: usize,
+    /// `sizeof`: C's bytes with gcc's padding, of the clipped widths (see `Ty::size`).
+    pub bytes: i64,
+    pub align: i64,
+    pub complete: bool,
+}
+
+/// One structure is one type, however complete the copy at hand (a member pointing to its
+/// own structure was typed while the structure was being sized).
+impl PartialEq for StructTy {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for StructTy {}
+
 /// A C type. Every scalar (an integer of any width, a pointer) occupies one memory word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Int(IntTy),
     Ptr(Box<Ty>),
     Array(Box<Ty>, usize),
+    Struct(StructTy),
     /// The type of an expression already reported as wrong (an undefined name): accepted
     /// everywhere, so one mistake gives one message. Never reaches code generation.
     Error,
@@ -27,6 +52,7 @@ impl Ty {
         match self {
             Ty::Int(_) | Ty::Ptr(_) | Ty::Error => 1,
             Ty::Array(t, n) => n * t.words(),
+            Ty::Struct(s) => s.words,
         }
     }
 
@@ -42,7 +68,7 @@ impl Ty {
     pub fn pointee(&self) -> Option<&Ty> {
         match self {
             Ty::Ptr(t) | Ty::Array(t, _) => Some(t),
-            Ty::Int(_) | Ty::Error => None,
+            Ty::Int(_) | Ty::Struct(_) | Ty::Error => None,
         }
     }
 
@@ -69,7 +95,26 @@ impl Ty {
             Ty::Int(t) => t.size(word),
             Ty::Ptr(_) | Ty::Error => i64::from(word / 8),
             Ty::Array(t, n) => *n as i64 * t.size(word),
+            Ty::Struct(s) => s.bytes,
         }
+    }
+
+    /// gcc's alignment of the type in bytes (a structure's members are placed by it).
+    pub fn align(&self, word: u32) -> i64 {
+        match self {
+            Ty::Array(t, _) => t.align(word),
+            Ty::Struct(s) => s.align,
+            t => t.size(word),
+        }
+    }
+
+    pub fn is_struct(&self) -> bool {
+        matches!(self, Ty::Struct(_))
+    }
+
+    /// An array or a structure: several words, shown as a list.
+    pub fn is_aggregate(&self) -> bool {
+        self.is_array() || self.is_struct()
     }
 
     pub fn is_array(&self) -> bool {
@@ -88,6 +133,7 @@ impl Ty {
             Ty::Ptr(t) if t.is_array() => format!("int (*){}", t.dims()),
             Ty::Ptr(t) => format!("{} *", t.describe()),
             Ty::Array(..) => format!("{}{}", self.element_base().describe(), self.dims()),
+            Ty::Struct(s) => format!("struct {}", s.name),
         }
     }
 
@@ -112,7 +158,8 @@ impl Ty {
 pub enum InitWord {
     Zero,
     Value(i64),
-    Expr(Expr),
+    /// An expression, converted to the word's type (an element's, or a member's).
+    Expr(Expr, Ty),
 }
 
 #[derive(Clone, Debug)]
@@ -190,6 +237,8 @@ pub struct Resolved {
     pub(super) cases: HashMap<NodeId, i64>,
     /// By node: the value of a `sizeof`.
     pub(super) sizes: HashMap<NodeId, i64>,
+    /// By member access (`s.x`, `p->x`): the member's offset in words.
+    pub(super) members: HashMap<NodeId, usize>,
     /// Variables whose address is taken (`&x`, an array used as a pointer): a write through
     /// a pointer may change them.
     pub exposed: HashSet<VarId>,
@@ -225,6 +274,11 @@ impl Resolved {
     /// A local declaration's initializer, flattened to its words.
     pub fn init_words(&self, d: &VarDecl) -> &[InitWord] {
         self.inits.get(&d.id).expect("invariant: the checker flattened every local initializer")
+    }
+
+    /// The offset in words of the member a member access names.
+    pub fn member_offset(&self, e: &Expr) -> usize {
+        *self.members.get(&e.id).expect("invariant: the checker resolved every member access")
     }
 
     pub fn case_value(&self, e: &Expr) -> i64 {

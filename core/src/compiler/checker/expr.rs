@@ -20,6 +20,15 @@ impl Checker<'_> {
 
     /// The type of `e`'s value: arrays decay (and the array's variable is then exposed).
     pub(super) fn rvalue(&mut self, e: &Expr) -> Ty {
+        let t = self.any_rvalue(e);
+        if !self.not_struct(&t, e) {
+            return Ty::Error;
+        }
+        t
+    }
+
+    /// Like [`Self::rvalue`], also for a `struct` (the right side of an assignment).
+    fn any_rvalue(&mut self, e: &Expr) -> Ty {
         let t = self.expr(e, true);
         if t.is_array() {
             self.expose(e);
@@ -36,12 +45,13 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Index(b, _) if self.types.get(&b.id).is_some_and(Ty::is_array) => self.expose(b),
+            ExprKind::Member { base, arrow: false, .. } => self.expose(base),
             _ => {}
         }
     }
 
     /// Notes that the current function reads or writes through a pointer.
-    fn through_pointer(&mut self) {
+    pub(super) fn through_pointer(&mut self) {
         if !self.func_name.is_empty() {
             self.derefs[self.current] = true;
         }
@@ -107,7 +117,22 @@ impl Checker<'_> {
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b),
             ExprKind::Assign(op, lhs, rhs) => {
                 let lt = self.lvalue(lhs);
-                let rt = self.rvalue(rhs);
+                let rt = if lt.is_struct() && op.is_none() { self.any_rvalue(rhs) } else { self.rvalue(rhs) };
+                let place = matches!(
+                    rhs.kind,
+                    ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. }
+                );
+                if lt.is_struct() && op.is_none() && !value && !place && rt != Ty::Error {
+                    self.err(rhs.span, "a `struct` is assigned from a variable, an element, `*p` or a member");
+                }
+                if lt.is_struct() && (op.is_some() || value) {
+                    let msg = if value {
+                        "the value of a `struct` assignment is unsupported: assign, then use the variable"
+                    } else {
+                        "a `struct` takes `=` only"
+                    };
+                    self.err(span, msg);
+                }
                 match op {
                     None => self.assignable(&lt, &rt, rhs, "this value"),
                     Some(BinOp::Add | BinOp::Sub) if lt.is_ptr() => {
@@ -124,10 +149,17 @@ impl Checker<'_> {
                 }
                 lt
             }
-            ExprKind::IncDec { target, .. } => self.lvalue(target),
+            ExprKind::IncDec { target, .. } => {
+                let t = self.lvalue(target);
+                self.not_struct(&t, target);
+                t
+            }
             ExprKind::Cond(c, a, b) => {
                 self.condition(c);
                 let (ta, tb) = (self.expr(a, value).decayed(), self.expr(b, value).decayed());
+                if !self.not_struct(&ta, a) || !self.not_struct(&tb, b) {
+                    return Ty::Error;
+                }
                 match (ta.int(), tb.int()) {
                     // Integers meet in their common type (`c ? 1u : -1` is unsigned).
                     (Some(x), Some(y)) => Ty::Int(IntTy::common(x, y, self.cfg.word_bits)),
@@ -141,7 +173,9 @@ impl Checker<'_> {
             }
             ExprKind::AddrOf(x) => {
                 let t = match &x.kind {
-                    ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) => self.expr(x, true),
+                    ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
+                        self.expr(x, true)
+                    }
                     _ => {
                         self.sink.push(
                             Diagnostic::error(x.span, "only a variable or an element has an address")
@@ -182,6 +216,7 @@ impl Checker<'_> {
                 self.sizes.insert(e.id, t.size(self.cfg.word_bits));
                 Ty::Int(IntTy::UInt)
             }
+            ExprKind::Member { base, name, arrow } => self.member(e, base, name, *arrow),
             ExprKind::Comma(a, b) => {
                 self.expr(a, false);
                 if value {
@@ -258,11 +293,11 @@ impl Checker<'_> {
         let t = self.expr(e, true);
         self.not_const(e);
         match &e.kind {
-            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) if t.is_array() => {
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } if t.is_array() => {
                 let msg = format!("the array {} cannot be assigned as a whole", self.what(e));
                 self.sink.push(Diagnostic::error(e.span, msg).with_hint("assign its elements one by one"));
             }
-            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) => {}
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } => {}
             _ => self.sink.push(
                 Diagnostic::error(e.span, "this cannot be assigned to")
                     .with_note("only variables, array elements and `*p` can be assigned"),
@@ -279,6 +314,7 @@ impl Checker<'_> {
             (Ty::Ptr(_), Ty::Int(_)) => self.fold(e) == Some(0),
             // Characters of either sign are interchangeable strings (gcc only warns).
             (Ty::Ptr(a), Ty::Ptr(b)) => a == b || a.is_char() && b.is_char(),
+            (Ty::Struct(a), Ty::Struct(b)) => a.id == b.id,
             _ => false,
         };
         if !ok {

@@ -63,7 +63,7 @@ impl Checker<'_> {
                     }
                     for item in items.iter().take(ty.words()) {
                         match item {
-                            Init::Scalar(e) => out.push(Word::Expr(e.clone())),
+                            Init::Scalar(e) => out.push(Word::Expr(e.clone(), ty.element_base().clone())),
                             Init::List(_, span) => {
                                 self.err(*span, "give every row its braces, or none: `{{1, 2}, {3, 4}}`")
                             }
@@ -71,12 +71,33 @@ impl Checker<'_> {
                     }
                 }
             }
+            (Ty::Struct(s), Init::List(items, span)) => {
+                let members = self.members(s);
+                if items.len() > members.len() {
+                    let msg = format!(
+                        "{} initializers for `struct {}`, which has {} members",
+                        items.len(),
+                        s.name,
+                        members.len()
+                    );
+                    self.err(*span, msg);
+                }
+                for (item, m) in items.iter().zip(&members) {
+                    self.pad(out, start + m.offset);
+                    self.fill(d, &m.ty, item, out);
+                }
+            }
+            (Ty::Struct(s), Init::Scalar(e)) => {
+                if !matches!(d.ty.base, Base::Struct(_)) || !d.ty.dims.is_empty() {
+                    self.err(e.span, format!("initialize a `struct {}` with a list: `{{1, 2}}`", s.name));
+                }
+            }
             (Ty::Array(..), Init::Scalar(e)) => {
                 self.err(e.span, format!("initialize the array `{}` with a list: `{{1, 2, 3}}`", d.name))
             }
-            (_, Init::Scalar(e)) => out.push(Word::Expr(e.clone())),
+            (_, Init::Scalar(e)) => out.push(Word::Expr(e.clone(), ty.clone())),
             (_, Init::List(items, span)) => match items.as_slice() {
-                [Init::Scalar(e)] => out.push(Word::Expr(e.clone())),
+                [Init::Scalar(e)] => out.push(Word::Expr(e.clone(), ty.clone())),
                 _ => self.err(*span, format!("`{}` is not an array", d.name)),
             },
         }

@@ -8,6 +8,7 @@ mod expr;
 mod init;
 mod output;
 mod storage;
+mod structs;
 
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
@@ -61,6 +62,9 @@ struct Checker<'a> {
     cases: HashMap<NodeId, i64>,
     sizes: HashMap<NodeId, i64>,
     inits: HashMap<NodeId, Vec<init::Word>>,
+    struct_defs: Vec<StructDef>,
+    layouts: HashMap<usize, structs::Layout>,
+    member_offsets: HashMap<NodeId, usize>,
 }
 
 pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
@@ -91,6 +95,9 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         cases: HashMap::new(),
         sizes: HashMap::new(),
         inits: HashMap::new(),
+        struct_defs: unit.structs.clone(),
+        layouts: HashMap::new(),
+        member_offsets: HashMap::new(),
     };
     for g in &unit.globals {
         if storage::declares_only(g) {
@@ -144,8 +151,24 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
                 .with_note("`main` runs once, when the program starts; it is not recursive"),
         );
     }
-    let Checker { vars, data, names, callees, types, strings, cases, sizes, exposed, inits, .. } = ck;
-    Some(Resolved { unit, vars, main, data, calls, names, callees, types, strings, cases, sizes, exposed, inits })
+    let Checker { vars, data, names, callees, types, strings, cases, sizes, exposed, inits, member_offsets, .. } = ck;
+    let members = member_offsets;
+    Some(Resolved {
+        unit,
+        vars,
+        main,
+        data,
+        calls,
+        names,
+        callees,
+        types,
+        strings,
+        cases,
+        sizes,
+        members,
+        exposed,
+        inits,
+    })
 }
 
 impl Checker<'_> {
@@ -217,10 +240,11 @@ impl Checker<'_> {
     }
 
     /// The element type of a declaration: the base with its `*`s (the parser refused `void`).
-    fn scalar(spec: &TypeSpec) -> Ty {
+    fn scalar(&mut self, spec: &TypeSpec) -> Ty {
         let base = match spec.base {
             Base::Int(t) => Ty::Int(t),
             Base::Void => Ty::Error,
+            Base::Struct(id) => Ty::Struct(self.struct_ty(id)),
         };
         (0..spec.pointers).fold(base, |t, _| Ty::Ptr(Box::new(t)))
     }
@@ -236,7 +260,7 @@ impl Checker<'_> {
             storage: None,
             konst: false,
         };
-        let mut ty = Self::scalar(spec);
+        let mut ty = self.scalar(spec);
         for e in spec.dims.iter().rev() {
             let n = self.dim(&d, e).unwrap_or(1);
             ty = Ty::Array(Box::new(ty), n);
@@ -247,7 +271,7 @@ impl Checker<'_> {
     /// The type a declaration declares; an unsized first dimension takes its length from
     /// the initializer (`int a[] = {1, 2}`, `char s[] = "hi"`).
     fn decl_type(&mut self, d: &VarDecl) -> Ty {
-        let mut ty = Self::scalar(&d.ty);
+        let mut ty = self.scalar(&d.ty);
         for (k, e) in d.ty.dims.iter().enumerate().rev() {
             let n = match self.dim(d, e) {
                 Some(n) => n,
@@ -269,12 +293,19 @@ impl Checker<'_> {
             let m = self.cfg.mem_slots;
             self.err(d.span, format!("the array `{}` needs {} slots but memory has {m}", d.name, ty.words()));
         }
+        self.complete_object(&ty, d.span, &d.name);
         ty
     }
 
     /// A parameter's type: an array parameter is a pointer to its element (`int v[]` is `int *v`).
     fn param_type(&mut self, p: &VarDecl) -> Ty {
-        let mut ty = Self::scalar(&p.ty);
+        let mut ty = self.scalar(&p.ty);
+        if ty.is_struct() && p.ty.dims.is_empty() {
+            self.sink.push(
+                Diagnostic::error(p.span, format!("passing a `struct` by value is unsupported: `{}`", p.name))
+                    .with_hint("pass a pointer: `struct NAME *p`, and use `p->member`"),
+            );
+        }
         for (k, e) in p.ty.dims.iter().enumerate().rev() {
             if k == 0 {
                 ty = Ty::Ptr(Box::new(ty));
@@ -310,12 +341,11 @@ impl Checker<'_> {
         let ty = self.decl_type(d);
         let mut words = vec![0; ty.words()];
         if let Some(init) = &d.init {
-            let elem = ty.element_base().clone();
             for (k, w) in self.flatten(d, &ty, init).into_iter().enumerate() {
                 words[k] = match w {
                     init::Word::Zero => 0,
                     init::Word::Value(v) => v,
-                    init::Word::Expr(e) => self.global_word(&e, &elem),
+                    init::Word::Expr(e, elem) => self.global_word(&e, &elem),
                 };
             }
         }
@@ -394,6 +424,13 @@ impl Checker<'_> {
     }
 
     fn local(&mut self, d: &VarDecl) {
+        if let (Some(Init::Scalar(e)), Base::Struct(_), 0, true) =
+            (&d.init, d.ty.base, d.ty.pointers, d.ty.dims.is_empty())
+        {
+            let msg = format!("initializing the `struct` `{}` from another is unsupported", d.name);
+            self.sink
+                .push(Diagnostic::error(e.span, msg).with_hint("declare it, then assign: `struct point b; b = a;`"));
+        }
         match d.storage {
             Some((Storage::Static, _)) => return self.global(d),
             Some((Storage::Extern, span)) => return self.extern_local(d, span),
@@ -403,10 +440,9 @@ impl Checker<'_> {
         if let Some(init) = &d.init {
             let words = self.flatten(d, &ty, init);
             for w in &words {
-                if let init::Word::Expr(e) = w {
-                    let elem = ty.element_base().clone();
+                if let init::Word::Expr(e, elem) = w {
                     let t = self.expr(e, true);
-                    self.assignable(&elem, &t, e, "this initializer");
+                    self.assignable(elem, &t, e, "this initializer");
                 }
             }
             self.inits.insert(d.id, words);
@@ -552,7 +588,7 @@ impl Checker<'_> {
     /// A condition: an `int` or a pointer (`while (p)`).
     fn condition(&mut self, c: &Expr) {
         let t = self.expr(c, true);
-        if t.is_array() {
+        if self.not_struct(&t, c) && t.is_array() {
             self.err(c.span, "an array is always true here: compare one of its elements");
         }
     }

@@ -47,11 +47,13 @@ impl Checker<'_> {
     /// Refuses a write to a `const` variable (or an element of a `const` array).
     pub(super) fn not_const(&mut self, e: &Expr) {
         let mut root = e;
-        while let ExprKind::Index(b, _) = &root.kind {
-            if !self.types.get(&b.id).is_some_and(|t| t.is_array()) {
-                return;
-            }
-            root = b;
+        loop {
+            root = match &root.kind {
+                ExprKind::Index(b, _) if self.types.get(&b.id).is_some_and(|t| t.is_array()) => b,
+                ExprKind::Member { base, arrow: false, .. } => base,
+                ExprKind::Index(..) => return,
+                _ => break,
+            };
         }
         let ExprKind::Var(name) = &root.kind else { return };
         let Some(&id) = self.names.get(&root.id) else { return };

@@ -45,10 +45,12 @@ impl Gen<'_> {
                 self.into(dst, x);
                 self.convert(dst, self.r.ty(x), self.r.ty(e));
             }
-            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) => match self.place_in(e, Some(dst)) {
-                Place::Direct(m) => self.op2(Opcode::Mov, dst, m),
-                Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
-            },
+            ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
+                match self.place_in(e, Some(dst)) {
+                    Place::Direct(m) => self.op2(Opcode::Mov, dst, m),
+                    Place::Indirect(p) => self.op2(Opcode::Load, dst, p),
+                }
+            }
             ExprKind::AddrOf(x) => self.address_into(dst, x),
             ExprKind::Comma(a, b) => {
                 let m = self.mark();
@@ -235,6 +237,7 @@ impl Gen<'_> {
         match &e.kind {
             ExprKind::Var(_) => Some(self.r.var(e)),
             ExprKind::Index(b, _) if self.r.ty(b).is_array() => self.root_var(b),
+            ExprKind::Member { base, arrow: false, .. } => self.root_var(base),
             _ => None,
         }
     }
@@ -253,6 +256,11 @@ impl Gen<'_> {
 
     /// Performs an assignment; returns where the assigned value can be read.
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr) -> Mem {
+        if let Ty::Struct(s) = self.r.ty(lhs) {
+            self.struct_copy(lhs, rhs, s.words);
+            // Never read: the checker refuses to use the value of a `struct` assignment.
+            return self.konst(0);
+        }
         match self.root_var(lhs).map(|id| self.var_mem(id)).or_else(|| self.direct_place(lhs)) {
             Some(target) => self.assigning(target, |g| g.assign_in(op, lhs, rhs)),
             None => self.assign_in(op, lhs, rhs),

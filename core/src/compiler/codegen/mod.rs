@@ -22,6 +22,7 @@ mod expr;
 mod outline;
 mod place;
 mod print;
+mod structs;
 mod unsigned;
 
 use super::ast::*;
@@ -338,7 +339,7 @@ impl Gen<'_> {
         let exposed = self.r.exposed.contains(&id);
         e.any(&mut |x| match &x.kind {
             ExprKind::Var(_) => self.r.var(x) == id,
-            ExprKind::Deref(_) => exposed,
+            ExprKind::Deref(_) | ExprKind::Member { arrow: true, .. } => exposed,
             ExprKind::Index(b, _) => exposed && !self.r.ty(b).is_array(),
             ExprKind::Call(..) => match self.r.callee(x) {
                 Callee::User(f) => {
@@ -602,7 +603,6 @@ impl Gen<'_> {
         }
         self.set_loc(d.span);
         if d.init.is_some() {
-            let elem = self.r.vars[id].ty.element_base().clone();
             // An initializer's fault leaves the new variable indeterminate, as C allows:
             // the words are computed in place.
             self.assigning(Mem::Stack(base), |g| {
@@ -612,9 +612,9 @@ impl Gen<'_> {
                     match w {
                         InitWord::Zero => g.op2(Opcode::Xor, slot, slot),
                         InitWord::Value(v) => g.op2(Opcode::Mov, slot, g.konst(*v)),
-                        InitWord::Expr(e) => {
+                        InitWord::Expr(e, elem) => {
                             g.into(slot, e);
-                            g.convert(slot, g.r.ty(e), &elem);
+                            g.convert(slot, g.r.ty(e), elem);
                         }
                     }
                     g.release(m);

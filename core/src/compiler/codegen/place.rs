@@ -39,6 +39,10 @@ impl Gen<'_> {
                 _ => (self.constant(i)? == 0).then(|| fixed(self.static_value(b)?)).flatten(),
             },
             ExprKind::Deref(x) => fixed(self.static_value(x)?),
+            ExprKind::Member { base, arrow: false, .. } => offset(self.direct_place(base)?, self.r.member_offset(e)),
+            ExprKind::Member { base, arrow: true, .. } => {
+                offset(fixed(self.static_value(base)?)?, self.r.member_offset(e))
+            }
             _ => None,
         }
     }
@@ -93,7 +97,8 @@ impl Gen<'_> {
                     Place::Indirect(p)
                 }
             },
-            _ => unreachable!("invariant: the checker accepts only variables, elements and `*p` as places"),
+            ExprKind::Member { base, arrow, .. } => self.member_place(base, *arrow, self.r.member_offset(e), scratch),
+            _ => unreachable!("invariant: the checker accepts only variables, elements, `*p` and members as places"),
         }
     }
 
@@ -132,6 +137,7 @@ impl Gen<'_> {
             match &e.kind {
                 ExprKind::Var(_) => return Some(g.r.var(e)),
                 ExprKind::Index(b, _) if g.r.ty(b).is_array() => e = b,
+                ExprKind::Member { base, arrow: false, .. } => e = base,
                 _ => return None,
             }
         };
@@ -187,7 +193,7 @@ impl Gen<'_> {
 }
 
 /// The slot `k` words after a variable's slot.
-fn offset(m: Mem, k: usize) -> Option<Mem> {
+pub(super) fn offset(m: Mem, k: usize) -> Option<Mem> {
     match m {
         Mem::Global(s) => Some(Mem::Global(s + k)),
         Mem::Stack(d) => Some(Mem::Stack(d + k)),

@@ -23,6 +23,8 @@ pub enum Ordinary {
     Const(i64),
     /// An `enum` tag (kept under `"enum NAME"`, C's separate tag namespace) and its type.
     Tag(IntTy),
+    /// A `struct` tag (kept under `"struct NAME"`) and its index in `Unit::structs`.
+    StructTag(usize),
 }
 
 /// Declaration specifiers, before the declarators.
@@ -38,7 +40,10 @@ pub struct DeclSpec {
 
 /// Words of a declaration that are not type words.
 fn is_specifier_word(w: &str) -> bool {
-    matches!(w, "typedef" | "static" | "extern" | "auto" | "register" | "inline" | "const" | "volatile" | "enum")
+    matches!(
+        w,
+        "typedef" | "static" | "extern" | "auto" | "register" | "inline" | "const" | "volatile" | "enum" | "struct"
+    )
 }
 
 fn is_builtin_type_word(w: &str) -> bool {
@@ -107,6 +112,12 @@ impl Parser<'_> {
                 "enum" if named.is_none() && counts.is_empty() => {
                     let t = self.enum_spec()?;
                     named = Some(TypeSpec { base: Base::Int(t), pointers: 0, dims: Vec::new() });
+                    span = join(start, self.prev_span());
+                    continue;
+                }
+                "struct" if named.is_none() && counts.is_empty() => {
+                    let id = self.struct_spec()?;
+                    named = Some(TypeSpec { base: Base::Struct(id), pointers: 0, dims: Vec::new() });
                     span = join(start, self.prev_span());
                     continue;
                 }
@@ -270,6 +281,92 @@ impl Parser<'_> {
         Ok(ty)
     }
 
+    /// `struct [TAG] [{ members }]` (the `struct` word next): its index in `Unit::structs`. A tag
+    /// named before its definition (`struct node *next;` inside `struct node`) is the same type.
+    fn struct_spec(&mut self) -> PResult<usize> {
+        let at = self.next().span;
+        let tag = match self.peek().clone() {
+            Tok::Ident(t) if !self.is("{") => {
+                self.next();
+                Some(t)
+            }
+            _ => None,
+        };
+        let key = tag.as_ref().map(|t| format!("struct {t}"));
+        let known = key.as_ref().and_then(|k| match self.ordinary(k) {
+            Some(Ordinary::StructTag(id)) => Some(*id),
+            _ => None,
+        });
+        if !self.is("{") {
+            if let Some(id) = known {
+                return Ok(id);
+            }
+            let Some(key) = key else { return self.error(self.span(), "expected a `struct` tag or `{`") };
+            self.structs.push(StructDef { tag, members: None });
+            let id = self.structs.len() - 1;
+            self.bind(&key, Ordinary::StructTag(id));
+            return Ok(id);
+        }
+        // A definition: completes a tag named in this scope before, or declares a new one.
+        let here = key.as_ref().and_then(|k| match self.scopes.last().and_then(|s| s.get(k)) {
+            Some(Ordinary::StructTag(id)) => Some(*id),
+            _ => None,
+        });
+        let id = match here {
+            Some(id) if self.structs[id].members.is_some() => {
+                return self.error(at, format!("`struct {}` is defined twice", tag.unwrap_or_default()));
+            }
+            Some(id) => id,
+            None => {
+                self.structs.push(StructDef { tag: tag.clone(), members: None });
+                let id = self.structs.len() - 1;
+                if let Some(k) = &key {
+                    self.bind(k, Ordinary::StructTag(id));
+                }
+                id
+            }
+        };
+        self.next();
+        let mut members = Vec::new();
+        while !self.is("}") && self.peek() != &Tok::Eof {
+            let spec = self.specs()?;
+            if spec.typedef || spec.storage.is_some() {
+                return self.error(spec.span, "a member has no storage class");
+            }
+            loop {
+                let (pointers, konst_ptr) = self.pointer_stars();
+                let (name, span) = self.ident("a member name")?;
+                if self.is(":") {
+                    let msg = "bit-fields are unsupported: every member is a whole word here";
+                    self.sink.push(crate::diag::Diagnostic::error(self.span(), msg));
+                    self.next();
+                    self.ternary()?; // the width, read so the definition goes on
+                }
+                if self.is("(") {
+                    return self.error(self.span(), "a member cannot be a function");
+                }
+                if members.iter().any(|m: &VarDecl| m.name == name) {
+                    return self.error(span, format!("the member `{name}` is declared twice"));
+                }
+                let dims = self.dims()?;
+                let ty = self.declared(&spec.ty, pointers, dims, span)?;
+                let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
+                let id = self.fresh();
+                members.push(VarDecl { id, name, span, ty, init: None, storage: None, konst });
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect(";")?;
+        }
+        self.expect("}")?;
+        if members.is_empty() {
+            return self.error(at, "a `struct` needs at least one member");
+        }
+        self.structs[id].members = Some(members);
+        Ok(id)
+    }
+
     /// An enumerator's value: a constant expression of `int` constants (numbers, characters,
     /// enumeration constants) and operators, folded as the checker folds.
     fn enum_value(&mut self, e: &Expr) -> PResult<i64> {
@@ -311,6 +408,7 @@ impl Parser<'_> {
             ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::SizeofExpr(x) => {
                 self.renumber(x)
             }
+            ExprKind::Member { base, .. } => self.renumber(base),
             ExprKind::IncDec { target, .. } => self.renumber(target),
             ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
                 self.renumber(a);
