@@ -147,81 +147,81 @@ fn storage_classes_where_c_refuses_them() {
 #[test]
 fn what_structures_refuse() {
     check(
-        "struct p { int x; int y; };\nunion u { int a; };\nstruct f { int bits : 3; };\nstruct p make(void) { struct p r; return r; }\nint take(struct p v) { return v.x; }\nint main() {\n    struct p a = {1, 2};\n    struct p b = a;\n    struct p c = {.x = 1};\n    struct q *z;\n    struct q w;\n    a.z = 1;\n    a + 1;\n    if (a) a = a;\n    return z->x;\n}\n",
+        "struct p { int x; int y; };\nstruct p g1, g2 = g1;\nunion u { int a; };\nstruct f { int bits : 3; };\nstruct p make(void) { struct p r; return r; }\nint take(struct p v) { return v.x; }\nint main() {\n    struct p a = {1, 2};\n    struct p b = a;\n    struct p c = {.x = 1};\n    struct q *z;\n    struct q w;\n    a.z = 1;\n    a + 1;\n    if (a) a = a;\n    return z->x;\n}\n",
         expect![[r#"
-            error: `union` is unsupported: memory holds one value per slot, so members cannot share storage; use a `struct`
-             --> prog.c:2:1
+            error: initialize this `struct p` with a list of constants: `{1, 2}`
+             --> prog.c:2:19
               |
-            2 | union u { int a; };
+            2 | struct p g1, g2 = g1;
+              |                   ^^
+              = note: only a local structure may be initialized from another (it is copied)
+
+            error: `union` is unsupported: memory holds one value per slot, so members cannot share storage; use a `struct`
+             --> prog.c:3:1
+              |
+            3 | union u { int a; };
               | ^^^^^
 
             error: bit-fields are unsupported: every member is a whole word here
-             --> prog.c:3:21
+             --> prog.c:4:21
               |
-            3 | struct f { int bits : 3; };
+            4 | struct f { int bits : 3; };
               |                     ^
 
             error: returning a `struct` by value is unsupported: fill one through a pointer
-             --> prog.c:4:1
+             --> prog.c:5:1
               |
-            4 | struct p make(void) { struct p r; return r; }
+            5 | struct p make(void) { struct p r; return r; }
               | ^^^^^^^^
 
             error: the returned value is `struct p` but `int` is expected
-             --> prog.c:4:42
+             --> prog.c:5:42
               |
-            4 | struct p make(void) { struct p r; return r; }
+            5 | struct p make(void) { struct p r; return r; }
               |                                          ^
 
             error: passing a `struct` by value is unsupported: `v`
-             --> prog.c:5:19
+             --> prog.c:6:19
               |
-            5 | int take(struct p v) { return v.x; }
+            6 | int take(struct p v) { return v.x; }
               |                   ^
               = hint: pass a pointer: `struct NAME *p`, and use `p->member`
 
-            error: initializing the `struct` `b` from another is unsupported
-             --> prog.c:8:18
-              |
-            8 |     struct p b = a;
-              |                  ^
-              = hint: declare it, then assign: `struct point b; b = a;`
-
             error: designated initializers (`.x = 1`, `[2] = 5`) are unsupported: give the values in order
-             --> prog.c:9:19
-              |
-            9 |     struct p c = {.x = 1};
-              |                   ^
+              --> prog.c:10:19
+               |
+            10 |     struct p c = {.x = 1};
+               |                   ^
 
             error: `w` is a `struct q`, which has no members yet
-              --> prog.c:11:14
+              --> prog.c:12:14
                |
-            11 |     struct q w;
+            12 |     struct q w;
                |              ^
                = hint: define it first: `struct q { int x; };`
 
             error: `struct p` has no member `z`
-              --> prog.c:12:5
+              --> prog.c:13:5
                |
-            12 |     a.z = 1;
+            13 |     a.z = 1;
                |     ^^^
 
             error: a `struct p` cannot be used here: use one of its members
-              --> prog.c:13:5
+              --> prog.c:14:5
                |
-            13 |     a + 1;
+            14 |     a + 1;
                |     ^
 
             error: a `struct p` cannot be used here: use one of its members
-              --> prog.c:14:9
+              --> prog.c:15:9
                |
-            14 |     if (a) a = a;
+            15 |     if (a) a = a;
                |         ^
 
             error: `struct q` has no members yet
-              --> prog.c:15:12
+              --> prog.c:16:12
                |
-            15 |     return z->x;
+            16 |     return z->x;
                |            ^^^^
         "#]],
     );

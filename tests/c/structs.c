@@ -2,7 +2,7 @@
 // structure for a list kept in a static pool), `.` and `->`, nested brace initializers,
 // assignment, arrays of structures, pointers to structures as parameters, `sizeof`.
 // config: large16
-// output: "p 3 4 q 3 4\nrect 1 2 5 7 area 20\nlist 30 20 10\nbest bob 9\nsizes 4 8 3\ncopy 3 4 -1\ntree 15 12\n"
+// output: "p 3 4 q 3 4\nrect 1 2 5 7 area 20\nlist 30 20 10\nbest bob 9\nsizes 4 8 3\ncopy 3 4 -1\ninit 3 3 4\ntree 15 12\n"
 // expect: used = 3
 #include <stdio.h>
 int used; // first: slot 0 holds the first global, and a pointer holding 0 is null
@@ -57,6 +57,9 @@ int main() {
     pts[0] = pts[1];
     pts[0].y = -1;
     printf("copy %d %d %d\n", pts[0].x, pts[1].y, pts[0].y);
+    struct rect *rp = &r;
+    struct point lo = rp->lo, c = pts[1];
+    printf("init %d %d %d\n", lo.x + lo.y, c.x, c.y);
     nodes[0].l = &nodes[1];
     nodes[0].r = &nodes[2];
     nodes[2].l = &nodes[3];

@@ -27,6 +27,22 @@ impl Checker<'_> {
         t
     }
 
+    /// The source of a `struct` copy (`b = a`, `struct p b = a;`): a structure of type `to`.
+    pub(super) fn struct_source(&mut self, to: &Ty, e: &Expr) {
+        let t = self.any_rvalue(e);
+        self.assignable(to, &t, e, "this value");
+        self.struct_place(e, &t);
+    }
+
+    /// A structure is copied from a place: a variable, an element, `*p` or a member.
+    fn struct_place(&mut self, e: &Expr, t: &Ty) {
+        let place =
+            matches!(e.kind, ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. });
+        if !place && *t != Ty::Error {
+            self.err(e.span, "a `struct` is copied from a variable, an element, `*p` or a member");
+        }
+    }
+
     /// Like [`Self::rvalue`], also for a `struct` (the right side of an assignment).
     fn any_rvalue(&mut self, e: &Expr) -> Ty {
         let t = self.expr(e, true);
@@ -118,12 +134,8 @@ impl Checker<'_> {
             ExprKind::Assign(op, lhs, rhs) => {
                 let lt = self.lvalue(lhs);
                 let rt = if lt.is_struct() && op.is_none() { self.any_rvalue(rhs) } else { self.rvalue(rhs) };
-                let place = matches!(
-                    rhs.kind,
-                    ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. }
-                );
-                if lt.is_struct() && op.is_none() && !value && !place && rt != Ty::Error {
-                    self.err(rhs.span, "a `struct` is assigned from a variable, an element, `*p` or a member");
+                if lt.is_struct() && op.is_none() && !value {
+                    self.struct_place(rhs, &rt);
                 }
                 if lt.is_struct() && (op.is_some() || value) {
                     let msg = if value {

@@ -88,9 +88,13 @@ impl Checker<'_> {
                 }
             }
             (Ty::Struct(s), Init::Scalar(e)) => {
-                if !matches!(d.ty.base, Base::Struct(_)) || !d.ty.dims.is_empty() {
-                    self.err(e.span, format!("initialize a `struct {}` with a list: `{{1, 2}}`", s.name));
-                }
+                // A local `struct` copied from another is checked by `Checker::local`; this is a
+                // global's, a `static`'s or a member's, which C requires constant.
+                let msg = format!("initialize this `struct {}` with a list of constants: `{{1, 2}}`", s.name);
+                self.sink.push(
+                    Diagnostic::error(e.span, msg)
+                        .with_note("only a local structure may be initialized from another (it is copied)"),
+                );
             }
             (Ty::Array(..), Init::Scalar(e)) => {
                 self.err(e.span, format!("initialize the array `{}` with a list: `{{1, 2, 3}}`", d.name))

@@ -424,20 +424,17 @@ impl Checker<'_> {
     }
 
     fn local(&mut self, d: &VarDecl) {
-        if let (Some(Init::Scalar(e)), Base::Struct(_), 0, true) =
-            (&d.init, d.ty.base, d.ty.pointers, d.ty.dims.is_empty())
-        {
-            let msg = format!("initializing the `struct` `{}` from another is unsupported", d.name);
-            self.sink
-                .push(Diagnostic::error(e.span, msg).with_hint("declare it, then assign: `struct point b; b = a;`"));
-        }
         match d.storage {
             Some((Storage::Static, _)) => return self.global(d),
             Some((Storage::Extern, span)) => return self.extern_local(d, span),
             _ => {}
         }
         let ty = self.decl_type(d);
-        if let Some(init) = &d.init {
+        if let (Some(Init::Scalar(e)), true) = (&d.init, ty.is_struct()) {
+            // `struct point b = a;`: a copy, as an assignment makes (code generation copies).
+            self.struct_source(&ty, e);
+            self.inits.insert(d.id, Vec::new());
+        } else if let Some(init) = &d.init {
             let words = self.flatten(d, &ty, init);
             for w in &words {
                 if let init::Word::Expr(e, elem) = w {

@@ -602,7 +602,13 @@ impl Gen<'_> {
             self.locals.push((id, base));
         }
         self.set_loc(d.span);
-        if d.init.is_some() {
+        if let (Some(Init::Scalar(e)), Ty::Struct(s)) = (&d.init, &self.r.vars[id].ty) {
+            // `struct point b = a;` copies `a`.
+            let m = self.mark();
+            let src = self.place_in(e, None);
+            self.copy_words(src, place::Place::Direct(Mem::Stack(base)), s.words);
+            self.release(m);
+        } else if d.init.is_some() {
             // An initializer's fault leaves the new variable indeterminate, as C allows:
             // the words are computed in place.
             self.assigning(Mem::Stack(base), |g| {

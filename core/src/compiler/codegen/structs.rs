@@ -42,6 +42,13 @@ impl Gen<'_> {
         let m = self.mark();
         let src = self.place_in(rhs, None);
         let dst = self.place_in(lhs, None);
+        self.copy_words(src, dst, words);
+        self.release(m);
+    }
+
+    /// Copies `words` words from one place to another.
+    pub(super) fn copy_words(&mut self, src: Place, dst: Place, words: usize) {
+        let m = self.mark();
         let t = self.temp();
         for k in 0..words {
             match src {
