@@ -59,12 +59,12 @@ fn compiles_cleanly(src: String, preset: usize) -> Result<(), TestCaseError> {
 
 const TOKENS: &[&str] = &[
     "int", "void", "main", "if", "else", "while", "do", "for", "break", "continue", "return", "char", "struct",
-    "switch", "case", "default", "goto", "sizeof", "unsigned", "float", "(", ")", "{", "}", "[", "]", ";", ",", "=",
-    "+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "!", "~", "&", "|", "^", "?",
-    ":", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", ".", "->", "#define", "#include",
-    "#if", "#", "\\", "/*", "*/", "//", "\"", "'", "abs", "min", "max", "assert", "frame", "printf", "putchar", "puts",
-    "x", "a", "f", "0", "1", "-1", "127", "128", "-128", "32767", "32768", "0x7f", "0xFFFF", "0777", "1e5", "1.5",
-    "10u", "'a'", "'\\n'", "'\\x41'", "\"s\"", "\n",
+    "switch", "case", "default", "goto", "sizeof", "enum", "typedef", "static", "const", "extern", "union", "...",
+    "unsigned", "float", "(", ")", "{", "}", "[", "]", ";", ",", "=", "+", "-", "*", "/", "%", "<<", ">>", "<", ">",
+    "<=", ">=", "==", "!=", "&&", "||", "!", "~", "&", "|", "^", "?", ":", "++", "--", "+=", "-=", "*=", "/=", "%=",
+    "<<=", ">>=", "&=", "|=", "^=", ".", "->", "#define", "#include", "#if", "#", "\\", "/*", "*/", "//", "\"", "'",
+    "abs", "min", "max", "assert", "frame", "printf", "putchar", "puts", "x", "a", "f", "0", "1", "-1", "127", "128",
+    "-128", "32767", "32768", "0x7f", "0xFFFF", "0777", "1e5", "1.5", "10u", "'a'", "'\\n'", "'\\x41'", "\"s\"", "\n",
 ];
 
 /// A token: one of C's and ours, a name, a number of any size, a literal maybe left open.

@@ -226,3 +226,30 @@ fn what_structures_refuse() {
         "#]],
     );
 }
+
+#[test]
+fn declarators_still_refused() {
+    check(
+        "int (*cmp)(int, int);\nint sum(int n, ...) { return n; }\nstruct p { int x; };\nint main() {\n    struct p q;\n    q = (struct p){1};\n    return q.x;\n}\n",
+        expect![[r#"
+            error: function pointers (`int (*f)(int)`) are unsupported: call functions by name
+             --> prog.c:1:5
+              |
+            1 | int (*cmp)(int, int);
+              |     ^
+              = hint: choose the function with a `switch` on a number
+
+            error: variadic functions (`...`) are unsupported: pass an array and its length
+             --> prog.c:2:16
+              |
+            2 | int sum(int n, ...) { return n; }
+              |                ^^^
+
+            error: compound literals (`(struct p){1, 2}`) are unsupported: declare a variable
+             --> prog.c:6:9
+              |
+            6 |     q = (struct p){1};
+              |         ^^^^^^^^^^^
+        "#]],
+    );
+}

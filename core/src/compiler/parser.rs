@@ -158,6 +158,12 @@ impl Parser<'_> {
     }
 
     fn ident(&mut self, what: &str) -> PResult<(String, Span)> {
+        if self.is("(") && self.peek_at(1) == &Tok::Punct("*") {
+            let span = self.span();
+            let msg = "function pointers (`int (*f)(int)`) are unsupported: call functions by name";
+            self.sink.push(Diagnostic::error(span, msg).with_hint("choose the function with a `switch` on a number"));
+            return Err(());
+        }
         match self.peek().clone() {
             Tok::Ident(s) if unsupported(&s).is_none() && !is_keyword(&s) => {
                 let span = self.next().span;
@@ -327,6 +333,10 @@ impl Parser<'_> {
             return Ok(out);
         }
         loop {
+            if self.is("...") {
+                let span = self.span();
+                return self.error(span, "variadic functions (`...`) are unsupported: pass an array and its length");
+            }
             let spec = self.specs()?;
             if spec.typedef || spec.storage.is_some_and(|s| s.0 != Storage::Auto) {
                 return self.error(spec.span, "a parameter has no storage class other than `register`");
@@ -823,6 +833,10 @@ impl Parser<'_> {
             self.next();
             let ty = self.type_name()?;
             self.expect(")")?;
+            if self.is("{") {
+                let span = join(span, self.span());
+                return self.error(span, "compound literals (`(struct p){1, 2}`) are unsupported: declare a variable");
+            }
             let x = self.unary()?;
             let span = join(span, x.span);
             return Ok(self.mk(ExprKind::Cast(ty, Box::new(x)), span));
