@@ -25,6 +25,7 @@
 
 use super::changes::Changes;
 use super::colset::ColSet;
+use super::groups::Groups;
 use super::rows::{self, RowMask};
 use super::same_bits;
 use super::slots::{self, Slot};
@@ -100,8 +101,8 @@ pub struct Head {
     /// A nonzero key and a nonzero V·x: the column sends something somewhere.
     source: Vec<bool>,
     target: Vec<Target>,
-    /// The columns with each bipolar key, ascending, indexed by code.
-    groups: Vec<Vec<u32>>,
+    /// The columns with each bipolar key, ascending, by code.
+    groups: Groups,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
@@ -116,7 +117,7 @@ pub struct Head {
 impl Head {
     /// A head over columns of `d` rows, `n` columns.
     pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
-        assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
+        assert!(h.kdim <= 32, "bipolar keys are codes of at most 32 bits");
         assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
         let dim = |r: usize| h.k.iter().filter(|e| e.0 == r).map(|e| (e.1 as u32, e.2)).collect::<Vec<_>>();
         let mut dims: Vec<Vec<(u32, f32)>> = (0..h.kdim).map(dim).collect();
@@ -160,7 +161,7 @@ impl Head {
             vx_nonzero: vec![false; n],
             source: vec![false; n],
             target: vec![NOWHERE; n],
-            groups: vec![Vec::new(); 1 << h.kdim],
+            groups: Groups::new(h.kdim),
             odd: 0,
             partial: 0,
             new_key: vec![[0.0; 8]; kch],
@@ -180,7 +181,7 @@ impl Head {
         self.vx_nonzero.fill(false);
         self.source.fill(false);
         self.target.fill(NOWHERE);
-        self.groups.iter_mut().for_each(Vec::clear);
+        self.groups.clear();
         (self.odd, self.partial) = (0, 0);
     }
 
@@ -227,9 +228,10 @@ impl Head {
     fn rekey(&mut self, j: usize) {
         let ju = j as u32;
         if self.class[j] == Class::Bipolar {
-            let g = &mut self.groups[self.code[j] as usize];
+            let g = self.groups.get_mut(self.code[j]);
             let at = g.binary_search(&ju).expect("member");
             g.remove(at);
+            self.groups.prune(self.code[j]);
             if at < 2 || !self.lowest_two {
                 self.moved.push(self.code[j]);
             }
@@ -243,7 +245,7 @@ impl Head {
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);
         if class == Class::Bipolar {
-            let g = &mut self.groups[code as usize];
+            let g = self.groups.get_mut(code);
             let at = g.binary_search(&ju).unwrap_err();
             g.insert(at, ju);
             if at < 2 || !self.lowest_two {
@@ -272,7 +274,7 @@ impl Head {
             return NOWHERE;
         }
         if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
-            let g = &self.groups[self.code[i] as usize];
+            let g = self.groups.get(self.code[i]);
             return match g.get(1) {
                 Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
                 None => Target { t1: g[0], t2: NONE, w: 1.0 },
@@ -409,7 +411,7 @@ impl Head {
             if indexed_before && use_index && self.odd == 0 {
                 // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
                 for &code in &self.moved {
-                    for &m in &self.groups[code as usize] {
+                    for &m in self.groups.get(code) {
                         self.redo.insert(m as usize);
                     }
                 }
@@ -436,11 +438,7 @@ impl Head {
     }
 
     pub fn bytes(&self) -> usize {
-        let groups: usize = self
-            .groups
-            .iter()
-            .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
-            .sum();
+        let groups = self.groups.bytes();
         (self.key.len() + self.vx.len()) * std::mem::size_of::<Chunk>()
             + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups

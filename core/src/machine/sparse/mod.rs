@@ -34,6 +34,7 @@
 mod changes;
 mod colset;
 mod ffn;
+mod groups;
 mod head;
 mod rows;
 mod slots;
@@ -162,8 +163,8 @@ impl SparseLayer {
 impl Sparse {
     pub fn with_shortcuts(w: &Weights, shortcuts: Shortcuts) -> Sparse {
         let (d, n) = (w.layout.d, w.layout.n);
-        // Gate terms carry weights ≥ 2^(N+1) (half the gate scale of `weights::Gates`).
-        let gate_weight = (1u64 << (w.layout.word + 1)) as f32;
+        // Gate terms carry weights ≥ half the gate scale of `weights::Gates`.
+        let gate_weight = crate::machine::weights::gate_scale(&w.layout) / 2.0;
         let layers: Vec<SparseLayer> = w.layers.iter().map(|l| SparseLayer::new(l, &w.layout, gate_weight)).collect();
         let depth = layers.len();
         Sparse {

@@ -6,9 +6,12 @@
 //! Both run four rows per instruction (SSE2 on x86_64, simd128 on wasm), or
 //! eight with AVX2 where the CPU has it (checked at run time).
 
-/// Rows `0..256` (every configuration has d ≤ 228).
+/// 64-bit words of a mask: enough for every row a valid configuration has.
+const WORDS: usize = crate::config::MAX_ROWS.div_ceil(64);
+
+/// Rows `0..384` (every valid configuration has d ≤ [`crate::config::MAX_ROWS`]).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct RowMask([u64; 4]);
+pub struct RowMask([u64; WORDS]);
 
 /// What one pass over a column finds: its nonzero rows, the largest |value|
 /// (for the gate bounds), and whether every value is finite.
@@ -19,8 +22,8 @@ pub struct ColumnScan {
 }
 
 impl RowMask {
-    pub const ROWS: usize = 256;
-    pub const ALL: RowMask = RowMask([!0; 4]);
+    pub const ROWS: usize = 64 * WORDS;
+    pub const ALL: RowMask = RowMask([!0; WORDS]);
 
     pub fn of_rows(rows: impl IntoIterator<Item = usize>) -> RowMask {
         let mut m = RowMask::default();
@@ -33,12 +36,12 @@ impl RowMask {
 
     #[inline]
     pub fn union(&self, o: &RowMask) -> RowMask {
-        RowMask([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+        RowMask(std::array::from_fn(|k| self.0[k] | o.0[k]))
     }
 
     #[inline]
     pub fn and(&self, o: &RowMask) -> RowMask {
-        RowMask([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+        RowMask(std::array::from_fn(|k| self.0[k] & o.0[k]))
     }
 
     /// Calls `f` with every row in the mask, in order, until it returns false;
@@ -102,16 +105,16 @@ impl RowMask {
 
     #[inline]
     pub fn not(&self) -> RowMask {
-        RowMask([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+        RowMask(self.0.map(|w| !w))
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; WORDS]
     }
 
     #[inline]
     pub fn meets(&self, other: &RowMask) -> bool {
-        (0..4).fold(0, |acc, i| acc | (self.0[i] & other.0[i])) != 0
+        (0..WORDS).fold(0, |acc, i| acc | (self.0[i] & other.0[i])) != 0
     }
 }
 
