@@ -21,8 +21,8 @@ pub struct Config {
 }
 
 /// Most rows a configuration may have: the sparse engine tracks a column's
-/// nonzero rows in masks of this many bits (d = 9·logn + 8·N + 1, so at
-/// N = 32 log2(n) ≤ 14).
+/// nonzero rows in masks of at most this many bits (its widest, which only
+/// 32-bit machines use; d = 9·logn + 8·N + 1, so at N = 32 log2(n) ≤ 14).
 pub const MAX_ROWS: usize = 384;
 
 /// Every named preset, in the order the UI lists them.

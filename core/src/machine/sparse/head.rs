@@ -68,7 +68,7 @@ struct Target {
 
 const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
-pub struct Head {
+pub struct Head<const W: usize> {
     pub name: &'static str,
     role: HeadRole,
     kdim: usize,
@@ -79,11 +79,11 @@ pub struct Head {
     /// The distinct rows V writes, ascending.
     v_rows: Vec<u32>,
     /// The rows V writes (where this head changes the layer's attention sum).
-    writes: RowMask,
+    writes: RowMask<W>,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
-    key_reads: RowMask,
-    v_reads: RowMask,
-    reads: RowMask,
+    key_reads: RowMask<W>,
+    v_reads: RowMask<W>,
+    reads: RowMask<W>,
     n: usize,
     /// Chunks per key and per V·x.
     kch: usize,
@@ -114,9 +114,9 @@ pub struct Head {
     redo: ColSet,
 }
 
-impl Head {
+impl<const W: usize> Head<W> {
     /// A head over columns of `d` rows, `n` columns.
-    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
+    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head<W> {
         assert!(h.kdim <= 32, "bipolar keys are codes of at most 32 bits");
         assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
         let dim = |r: usize| h.k.iter().filter(|e| e.0 == r).map(|e| (e.1 as u32, e.2)).collect::<Vec<_>>();
@@ -290,7 +290,7 @@ impl Head {
 
     /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
     #[inline(always)]
-    fn deposit(&self, col: u32, w: f32, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn deposit(&self, col: u32, w: f32, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         let col = col as usize;
         changed.insert(col, self.writes);
         let dst = &mut acc[col * d..(col + 1) * d];
@@ -313,7 +313,7 @@ impl Head {
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
     #[inline(always)]
-    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         let old = self.target[i];
         self.target[i] = t;
         let vx = self.vx_of(i);
@@ -342,10 +342,10 @@ impl Head {
         &mut self,
         x: &[f32],
         d: usize,
-        dirty: &Changes,
+        dirty: &Changes<W>,
         shortcuts: Shortcuts,
         acc: &mut [f32],
-        changed: &mut Changes,
+        changed: &mut Changes<W>,
     ) {
         let use_index = shortcuts.argmax_index;
         self.lowest_two = shortcuts.lowest_two;
