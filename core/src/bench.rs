@@ -5,7 +5,7 @@
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::image::Program;
-use crate::machine::{MemoryUse, SparseEngine};
+use crate::machine::SparseEngine;
 use crate::state::Status;
 use crate::{asm, compiler, demos, host};
 use serde::Serialize;
@@ -212,33 +212,77 @@ pub fn cases(full: bool) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-/// Memory of one sparse transformer per configuration (an empty program's).
-pub fn memory(configs: &[&str]) -> Result<Vec<(String, MemoryUse)>, String> {
-    configs
+/// One row of `loom bench`'s per-preset table (`presets` in `--json`; field names are a contract):
+/// the memory walk's speed on the sparse transformer and the memory that engine holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct PresetRow {
+    pub config: String,
+    pub d: usize,
+    pub n: usize,
+    pub word_bits: u32,
+    pub steps: u64,
+    pub seconds: f64,
+    pub steps_per_sec: f64,
+    pub tensor_bytes: usize,
+    pub engine_bytes: usize,
+    pub weights_bytes: usize,
+    pub total_bytes: usize,
+}
+
+/// Steps of the memory walk per preset: enough to pass the first step (which
+/// reads every column) many times over on the largest.
+pub const PRESET_STEPS: u64 = 20_000;
+
+/// Every preset's cost: the memory walk for `steps` steps on the sparse
+/// transformer, and its memory after the run.
+pub fn presets(steps: u64, make: Factory) -> Result<Vec<PresetRow>, String> {
+    crate::config::PRESETS
         .iter()
-        .map(|&name| {
-            let config = Config::preset(name).map_err(|e| e.0)?;
-            let e = SparseEngine::new(&Program::empty(config)).map_err(|e| e.to_string())?;
-            Ok((name.to_string(), e.memory()))
+        .map(|c| {
+            let case = memwalk_case(c.name, c.name, steps, vec!["sparse"])?;
+            let mut e = make("sparse", &case.program)?;
+            (case.setup)(e.as_mut())?;
+            let start = Instant::now();
+            if let Status::Fault { pc, message } = e.run(steps, None) {
+                return Err(format!("memwalk on {}: fault at pc {pc}: {message}", c.name));
+            }
+            let seconds = start.elapsed().as_secs_f64();
+            let m = SparseEngine::new(&case.program).map_err(|e| e.to_string())?.memory();
+            Ok(PresetRow {
+                config: c.name.into(),
+                d: c.d(),
+                n: c.n,
+                word_bits: c.word_bits,
+                steps: e.steps(),
+                seconds,
+                steps_per_sec: e.steps() as f64 / seconds.max(1e-9),
+                tensor_bytes: m.tensor,
+                engine_bytes: m.engine,
+                weights_bytes: m.weights,
+                total_bytes: m.tensor + m.engine + m.weights,
+            })
         })
         .collect()
 }
 
-/// One line per configuration: tensor, engine caches, weights, in KiB.
-pub fn memory_table(rows: &[(String, MemoryUse)]) -> String {
+/// The per-preset table: speed and memory in MiB.
+pub fn presets_table(rows: &[PresetRow]) -> String {
     let mut s = format!(
-        "{:<10} {:>12} {:>12} {:>12} {:>12}\n",
-        "config", "tensor KiB", "engine KiB", "weights KiB", "total KiB"
+        "{:<10} {:>9} {:>3} {:>12} {:>11} {:>11} {:>11} {:>11}\n",
+        "config", "d×n", "N", "steps/s", "tensor MiB", "engine MiB", "weights MiB", "total MiB"
     );
-    for (name, m) in rows {
-        let k = |b: usize| b.div_ceil(1024);
+    let mib = |b: usize| b as f64 / (1024.0 * 1024.0);
+    for r in rows {
         s += &format!(
-            "{:<10} {:>12} {:>12} {:>12} {:>12}\n",
-            name,
-            k(m.tensor),
-            k(m.engine),
-            k(m.weights),
-            k(m.tensor + m.engine + m.weights)
+            "{:<10} {:>9} {:>3} {:>12.0} {:>11.1} {:>11.1} {:>11.1} {:>11.1}\n",
+            r.config,
+            format!("{}×{}", r.d, r.n),
+            r.word_bits,
+            r.steps_per_sec,
+            mib(r.tensor_bytes),
+            mib(r.engine_bytes),
+            mib(r.weights_bytes),
+            mib(r.total_bytes)
         );
     }
     s

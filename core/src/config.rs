@@ -20,8 +20,13 @@ pub struct Config {
     pub mem_slots: usize,
 }
 
+/// Most rows a configuration may have: the sparse engine tracks a column's
+/// nonzero rows in masks of at most this many bits (its widest, which only
+/// 32-bit machines use; d = 9·logn + 8·N + 1, so at N = 32 log2(n) ≤ 14).
+pub const MAX_ROWS: usize = 384;
+
 /// Every named preset, in the order the UI lists them.
-pub const PRESETS: [Config; 8] = [
+pub const PRESETS: [Config; 11] = [
     preset("tiny", 64, 8, 8),
     preset("small", 128, 8, 32),
     preset("compact", 512, 8, 160),
@@ -30,6 +35,9 @@ pub const PRESETS: [Config; 8] = [
     preset("compact16", 512, 16, 160),
     preset("default16", 1024, 16, 64),
     preset("large16", 2048, 16, 224),
+    preset("compact32", 512, 32, 160),
+    preset("default32", 2048, 32, 1024),
+    preset("large32", 16384, 32, 8192),
 ];
 
 const fn preset(name: &'static str, n: usize, word_bits: u32, mem_slots: usize) -> Config {
@@ -76,18 +84,27 @@ impl Config {
         if self.logn() > 16 {
             return err(format!("n = {} is too large: at most 65536 columns", self.n));
         }
-        if !(self.word_bits == 8 || self.word_bits == 16) {
-            return err(format!("N = {} bits is not supported: words are 8 or 16 bits", self.word_bits));
+        if !matches!(self.word_bits, 8 | 16 | 32) {
+            return err(format!("N = {} bits is not supported: words are 8, 16 or 32 bits", self.word_bits));
+        }
+        if self.d() > MAX_ROWS {
+            return err(format!(
+                "d = 9·log2(n) + 8·N + 1 = {} rows is too many: the engine holds at most {MAX_ROWS} \
+                 (with N = {}, n ≤ {})",
+                self.d(),
+                self.word_bits,
+                1usize << ((MAX_ROWS - 1 - 8 * self.word_bits as usize) / 9).min(16)
+            ));
         }
         if self.mem_slots == 0 {
             return err("m = 0: a machine needs at least one memory slot".into());
         }
-        if self.mem_slots > 1 << self.word_bits {
+        if self.mem_slots as u64 > 1u64 << self.word_bits {
             return err(format!(
                 "m = {} slots cannot all be addressed by {}-bit pointers (at most {})",
                 self.mem_slots,
                 self.word_bits,
-                1usize << self.word_bits
+                1u64 << self.word_bits
             ));
         }
         if SCRATCH_COLS + self.mem_slots >= self.n {
@@ -150,11 +167,11 @@ impl Config {
 
     /// Smallest and largest signed word.
     pub const fn word_min(&self) -> i32 {
-        -(1 << (self.word_bits - 1))
+        (-(1i64 << (self.word_bits - 1))) as i32
     }
 
     pub const fn word_max(&self) -> i32 {
-        (1 << (self.word_bits - 1)) - 1
+        ((1i64 << (self.word_bits - 1)) - 1) as i32
     }
 
     /// Wraps an integer to a signed N-bit word (two's complement).
@@ -167,7 +184,8 @@ impl Config {
     /// A word read as an unsigned N-bit number (how pointers are read).
     #[inline(always)]
     pub const fn unsigned(&self, v: i32) -> u32 {
-        (v as u32) & ((1u32 << self.word_bits) - 1)
+        // In u64: `1u32 << 32` would overflow at N = 32.
+        ((v as u32 as u64) & ((1u64 << self.word_bits) - 1)) as u32
     }
 
     /// The smallest preset (by n, then by word size) that fits a program's needs.
@@ -240,6 +258,9 @@ mod tests {
                 ("compact16", 210, 512, 320),
                 ("default16", 219, 1024, 928),
                 ("large16", 228, 2048, 1792),
+                ("compact32", 338, 512, 320),
+                ("default32", 356, 2048, 992),
+                ("large32", 383, 16384, 8160),
             ]
         );
         for c in PRESETS {
@@ -258,6 +279,10 @@ mod tests {
         let e = Config::custom(1024, 8, 300).unwrap_err();
         assert!(e.0.contains("8-bit pointers"), "{e}");
         assert!(Config::preset("huge").unwrap_err().0.contains("compact"));
+        let e = Config::custom(32768, 32, 64).unwrap_err();
+        assert!(e.0.contains("at most 384") && e.0.contains("n ≤ 16384"), "{e}");
+        let e = Config::custom(1024, 24, 64).unwrap_err();
+        assert!(e.0.contains("8, 16 or 32"), "{e}");
     }
 
     #[test]
@@ -268,5 +293,11 @@ mod tests {
         assert_eq!(c.unsigned(-1), 255);
         let w = Config::preset("compact16").unwrap();
         assert_eq!(w.wrap(32768), -32768);
+        let l = Config::preset("compact32").unwrap();
+        assert_eq!(l.wrap(1 << 31), i32::MIN);
+        assert_eq!(l.wrap(-(1 << 31) - 1), i32::MAX);
+        assert_eq!(l.unsigned(-1), u32::MAX);
+        assert_eq!((l.word_min(), l.word_max()), (i32::MIN, i32::MAX));
+        assert_eq!((c.word_min(), c.word_max(), w.word_min()), (-128, 127, -32768));
     }
 }

@@ -37,11 +37,6 @@ const ENGINES: &[(EngineKind, FastEnough)] = &[
     (EngineKind::Dense, |cfg, steps| cfg.n <= DENSE_MAX_N && steps <= DENSE_MAX_STEPS),
 ];
 
-/// Presets the corpus already has programs for while they are being added (the 32-bit
-/// machines of issue 30): a program asking for one that does not exist yet is skipped, and
-/// says so; any other unknown preset is an error.
-const PENDING_PRESETS: [&str; 3] = ["compact32", "default32", "large32"];
-
 /// The longest run the dense reference is given (a few seconds).
 const DENSE_MAX_STEPS: u64 = 400;
 
@@ -110,17 +105,10 @@ fn cases() -> Vec<Case> {
     paths.sort();
     paths
         .into_iter()
-        .filter_map(|p| {
+        .map(|p| {
             let source = std::fs::read_to_string(&p).unwrap();
             let preset = header(&source, "config").unwrap_or("compact");
-            let config = match Config::preset(preset) {
-                Ok(c) => c,
-                Err(_) if PENDING_PRESETS.contains(&preset) => {
-                    println!("{}: skipped: the preset `{preset}` does not exist yet", p.display());
-                    return None;
-                }
-                Err(e) => panic!("{}: {e}", p.display()),
-            };
+            let config = Config::preset(preset).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             let expect = header(&source, "expect").map(parse_expect).unwrap_or_default();
             let fault = header(&source, "fault").map(|f| {
                 let (msg, line) = f.rsplit_once('@').expect("fault: MESSAGE @ LINE");
@@ -129,7 +117,7 @@ fn cases() -> Vec<Case> {
             let output = header(&source, "output").map(parse_output).unwrap_or_default();
             let unwritten = header(&source, "unwritten").map(str::to_string);
             let name = p.strip_prefix(&root).unwrap().to_string_lossy().into();
-            Some(Case { name, source, config, expect, fault, unwritten, output })
+            Case { name, source, config, expect, fault, unwritten, output }
         })
         .collect()
 }

@@ -45,8 +45,13 @@ struct Stepped {
     words: Explanation,
 }
 
-fn step(op: Opcode) -> Stepped {
-    let cfg = Config::preset("tiny").unwrap();
+/// Every operation on 8-bit words (`tiny`) and on 32-bit words (two limbs in L4).
+fn cases() -> impl Iterator<Item = (Opcode, Config)> {
+    let configs = [Config::preset("tiny").unwrap(), Config::custom(64, 32, 8).unwrap()];
+    configs.into_iter().flat_map(|cfg| Opcode::all().map(move |op| (op, cfg)))
+}
+
+fn step(op: Opcode, cfg: Config) -> Stepped {
     let source = program_for(op);
     let prog = build(Lang::Asm, &source, cfg).program.unwrap_or_else(|| panic!("{op}: {source} does not assemble"));
     let mut m = Machine::new(EngineKind::Sparse, &prog).unwrap();
@@ -81,6 +86,7 @@ fn read(st: &Stepped, source: &Source) -> f64 {
             let row = match name.as_str() {
                 "carry" => st.lay.carry(),
                 "flag" => st.lay.flag(),
+                "borrow" => st.lay.borrow(),
                 other => panic!("no working bit {other}"),
             };
             f64::from(u8::from(st.trace.layers[*layer].after.get(row, 0) > 0.0))
@@ -119,8 +125,8 @@ fn stated(words: &[Segment], field: &str, column: usize, layer: Option<usize>) -
 
 #[test]
 fn every_number_of_every_operation_matches_its_trace() {
-    for op in Opcode::all() {
-        let st = step(op);
+    for (op, cfg) in cases() {
+        let st = step(op, cfg);
         let all = st.words.layers.iter().map(|l| &l.words[..]).chain([&st.words.instruction[..]]);
         for words in all {
             for seg in words {
@@ -140,8 +146,8 @@ fn every_number_of_every_operation_matches_its_trace() {
 
 #[test]
 fn the_stated_outcome_is_the_interpreters() {
-    for op in Opcode::all() {
-        let st = step(op);
+    for (op, cfg) in cases() {
+        let st = step(op, cfg);
         let w = &st.words;
         assert_eq!(w.layers.len(), 8, "{op}: eight layers");
         let names: Vec<&str> = w.layers.iter().map(|l| l.name.as_str()).collect();
@@ -199,8 +205,8 @@ fn the_stated_outcome_is_the_interpreters() {
 
 #[test]
 fn each_head_that_matched_is_explained_with_its_scores() {
-    for op in Opcode::all() {
-        let st = step(op);
+    for (op, cfg) in cases() {
+        let st = step(op, cfg);
         for (i, layer) in st.trace.layers.iter().enumerate() {
             for (h, head) in layer.heads.iter().enumerate() {
                 // The mirror of a tie and matches between other columns are counted, not told one by one.

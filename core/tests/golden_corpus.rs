@@ -24,11 +24,10 @@ fn corpus() -> Vec<PathBuf> {
     paths
 }
 
-/// The configuration a corpus file asks for (`// config: NAME`), as `c_corpus.rs` reads it;
-/// `None` for a preset that does not exist yet (`c_corpus.rs` says which may be missing).
-fn config_of(source: &str) -> Option<Config> {
+/// The configuration a corpus file asks for (`// config: NAME`), as `c_corpus.rs` reads it.
+fn config_of(path: &Path, source: &str) -> Config {
     let name = source.lines().find_map(|l| l.trim().strip_prefix("//")?.trim().strip_prefix("config:"));
-    Config::preset(name.map_or("compact", str::trim)).ok()
+    Config::preset(name.map_or("compact", str::trim)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// `regress/x.c` → `regress_x`: one flat folder of goldens.
@@ -48,10 +47,7 @@ fn listings_and_run_reports_of_the_corpus() {
     assert!(paths.len() >= 20, "the corpus is missing");
     for path in &paths {
         let source = std::fs::read_to_string(path).unwrap();
-        let Some(config) = config_of(&source) else {
-            println!("{}: skipped: its preset does not exist yet", path.display());
-            continue;
-        };
+        let config = config_of(path, &source);
         let built = build(Lang::C, &source, config);
         let prog = built.program.clone().unwrap_or_else(|| panic!("{} does not compile", path.display()));
         let name = golden_name(path);

@@ -47,6 +47,93 @@ fn division_steps_every_8_bit_pair() {
     }
 }
 
+/// The two-limb subtractor at 32 bits, through the engines' L3 (the borrow
+/// between the limbs) and L4: every pair of words near the limb and word
+/// boundaries and random pairs, with and without a borrow-in; the dense
+/// reference beside it on the boundary pairs. (Every sum of every limb is
+/// covered exhaustively by the unit tests beside the construction.)
+#[test]
+fn l3_l4_subtract_32_bit_words_at_every_boundary() {
+    let cfg = cfg("tiny32");
+    let w = Weights::build(&cfg);
+    let lay = w.layout;
+    let (mut sparse, mut dense) = (Sparse::new(&w), Dense::new(&w));
+    let base = tensor::encode(&program(cfg, vec![], &[]), &lay);
+    let mut words: Vec<u64> = vec![0, 1, 2, 0x7fff, 0x8000, 0xffff, 0x1_0000, 0x1_0001, 0x7fff_ffff, 0x8000_0000];
+    words.extend([0x8000_0001, 0xffff_ffff, 0xfffe_ffff, 0xffff_0000, 0x1234_5678, 0xdead_beef, 0x0001_ffff]);
+    let mut rng = Rng::new(32);
+    words.extend((0..20).map(|_| rng.next() & 0xffff_ffff));
+    for carry in [0u64, 1] {
+        for (i, &a) in words.iter().enumerate() {
+            for (j, &b) in words.iter().enumerate() {
+                let with_dense = i < 12 && j < 12;
+                let mut x = [base.clone(), base.clone()];
+                for x in &mut x {
+                    x.put_bits(lay.min, 0, a);
+                    x.put_bits(lay.sub, 0, b);
+                    x.set(lay.carry(), 0, carry as f32);
+                }
+                for layer in [2, 3] {
+                    sparse.forward_layer(layer, &mut x[0]);
+                    if with_dense {
+                        dense.forward_layer(layer, &mut x[1]);
+                    }
+                }
+                let want = cfg.wrap(a as i64 - b as i64 - carry as i64);
+                assert_eq!(tensor::register(&x[0], &cfg, lay.min), want, "{a:#x} − {b:#x} − {carry}");
+                let same = || x[0].data.iter().zip(&x[1].data).all(|(p, q)| p.to_bits() == q.to_bits());
+                assert!(!with_dense || same(), "{a:#x} − {b:#x} − {carry}: dense ≠ sparse");
+            }
+        }
+    }
+}
+
+/// DIVSUB and DROL at 32 bits, where DIVSUB compares in two 16-bit limbs (L2's
+/// flags, settled in L3): every pair of words near the limb and word boundaries
+/// and random pairs, on the sparse engine in lockstep with the interpreter, and on
+/// the boundary pairs also the dense reference in lockstep and bit for bit equal
+/// to the sparse engine after every layer of the step.
+#[test]
+fn division_steps_32_bit_words_at_every_boundary() {
+    let mut rig = Rig::new("tiny32", true);
+    let c = rig.cfg;
+    let w = Weights::build(&c);
+    let lay = w.layout;
+    let (mut sparse, mut dense) = (Sparse::new(&w), Dense::new(&w));
+    let mut words: Vec<u64> = vec![0, 1, 2, 0x7fff, 0x8000, 0xffff, 0x1_0000, 0x1_0001, 0x7fff_ffff, 0x8000_0000];
+    words.extend([0x8000_0001, 0xffff_ffff, 0xfffe_ffff, 0xffff_0000, 0x1234_5678, 0x1234_5677, 0x0001_ffff]);
+    let mut rng = Rng::new(3232);
+    words.extend((0..8).map(|_| rng.next() & 0xffff_ffff));
+    // Pairs equal in the high limb and straddling in the low one.
+    words.extend([0x1234_0000, 0x1234_ffff, 0xdead_8000, 0xdead_7fff]);
+    let with_dense = 10;
+    for op in [Opcode::Divsub, Opcode::Drol] {
+        for (i, &x) in words.iter().enumerate() {
+            for (j, &y) in words.iter().enumerate() {
+                let (x, y) = (x as u32 as i32 as i64, y as u32 as i32 as i64);
+                let prog = program(c, vec![Instr::ext(op, m(&c, 0), m(&c, 1)), Instr::HALT], &[(0, x), (1, y)]);
+                let what = format!("{op} {x:#x}, {y:#x}");
+                if i < with_dense && j < with_dense {
+                    rig.check(&prog, 3, &what);
+                    let mut t = [tensor::encode(&prog, &lay), tensor::encode(&prog, &lay)];
+                    for layer in 0..w.layers.len() {
+                        sparse.forward_layer(layer, &mut t[0]);
+                        dense.forward_layer(layer, &mut t[1]);
+                        let same = t[0].data.iter().zip(&t[1].data).all(|(p, q)| p.to_bits() == q.to_bits());
+                        assert!(same, "{what}: dense ≠ sparse after layer {}", layer + 1);
+                    }
+                } else {
+                    rig.sparse.reload(&prog).unwrap();
+                    let mut interp = Interp::new(&prog).unwrap();
+                    if let Err(d) = lockstep(&mut rig.sparse, &mut interp, 3) {
+                        panic!("sparse, {what}: {d}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Runs `steps` steps of a random program layer by layer on the dense
 /// engine, the sparse engine and the sparse engine without shortcuts,
 /// comparing the three tensors bit for bit after every layer.
@@ -80,7 +167,7 @@ fn layers_agree(name: &str, seeds: u64, steps: u64) {
         }
         code.push(Instr::subleq(m(&cfg, 0), m(&cfg, 1), t(&cfg, 0)));
         code.push(Instr::ext(Opcode::Jmp, 0, t(&cfg, 0)));
-        let data: Vec<(usize, i64)> = (0..slots).map(|s| (s, rng.next() as i16 as i64)).collect();
+        let data: Vec<(usize, i64)> = (0..slots).map(|s| (s, random_word(&cfg, &mut rng))).collect();
         let prog = program(cfg, code, &data);
         let mut x =
             [tensor::encode(&prog, &w.layout), tensor::encode(&prog, &w.layout), tensor::encode(&prog, &w.layout)];
@@ -150,6 +237,16 @@ fn dense_equals_sparse_bitwise_tiny16() {
 #[test]
 fn dense_equals_sparse_bitwise_small16() {
     layers_agree("small16", 1, 20);
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_tiny32() {
+    layers_agree("tiny32", 3, 40);
+}
+
+#[test]
+fn dense_equals_sparse_bitwise_small32() {
+    layers_agree("small32", 1, 20);
 }
 
 #[test]

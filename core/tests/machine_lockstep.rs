@@ -78,7 +78,15 @@ fn random_program(cfg: Config, rng: &mut Rng, len: usize) -> Program {
     }
     code.truncate(len - 1);
     code.push(Instr::ext(Opcode::Jmp, 0, t(&cfg, 0)));
-    let mut data: Vec<(usize, i64)> = (0..slots - 1).map(|s| (s, rng.next() as i8 as i64)).collect();
+    // Small values keep loops and FIND interesting; 32-bit words get the whole range half the time.
+    let word = |rng: &mut Rng| {
+        if cfg.word_bits == 32 && rng.below(2) == 0 {
+            random_word(&cfg, rng)
+        } else {
+            rng.next() as i8 as i64
+        }
+    };
+    let mut data: Vec<(usize, i64)> = (0..slots - 1).map(|s| (s, word(rng))).collect();
     data.push((mask, mask as i64));
     program(cfg, code, &data)
 }
@@ -110,4 +118,9 @@ fn random_programs_small() {
 #[test]
 fn random_programs_small16() {
     random_programs("small16", 50, 2000);
+}
+
+#[test]
+fn random_programs_small32() {
+    random_programs("small32", 50, 2000);
 }

@@ -84,3 +84,24 @@ fn every_shortcut_matches_dense_small16() {
 fn every_shortcut_matches_dense_compact() {
     on("compact", &["memloop"], 4);
 }
+
+#[test]
+fn every_shortcut_matches_dense_tiny32() {
+    on("tiny32", &["memloop", "countdown"], 60);
+}
+
+/// A compiled C program on a 32-bit machine (6-word row masks): a division
+/// of the largest int, a narrowing cast and an unsigned comparison.
+#[test]
+fn every_shortcut_matches_dense_on_a_32_bit_c_program() {
+    let src = "int x = 2147483647; int q; int c; int lt;\n\
+               int main() { q = x / 3; c = (char)300; lt = -1 < 0u; return 0; }\n";
+    let out = loom_core::compiler::compile(src, cfg("small32"));
+    let prog = out.program.unwrap_or_else(|| panic!("{:#?}", out.diagnostics));
+    let steps = agree(&prog, 400, (0, 1_000_000));
+    assert!(steps < 400, "the program halts");
+    let mut e = SparseEngine::new(&prog).unwrap();
+    e.run(400, None);
+    let read = |name: &str| e.read_slot(prog.symbol(name).unwrap().slot);
+    assert_eq!([read("q"), read("c"), read("lt")], [715827882, 44, 0]);
+}

@@ -42,6 +42,7 @@ CASES = [
     ("LOAD/STORE/FIND at slots 120..159", "tests/asm/highmem.s", "compact", None),
     ("a branch-heavy loop", "tests/c/collatz.c", "small", None),
     ("a demo's first steps", "demos/sort.c", "compact", 100),
+    ("32-bit words: carries and borrows across the limbs", "tests/export/wide32.s", "compact32", None),
 ]
 
 

@@ -1,28 +1,33 @@
 //! The `loom` command line: assemble, build, run and benchmark programs.
 //! Input kind is chosen by file extension (`.s` assembly, `.c` C).
 
-use loom_core::frontend::{build as build_source, debugger, run_states, Compiled, Debugger, EngineKind, Lang, Machine};
+use loom_core::frontend::{
+    build as build_source, build_auto, debugger, run_states, Compiled, Debugger, EngineKind, Lang, Machine,
+};
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
 use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
-  loom asm FILE.s [--config NAME]
-  loom build FILE.c [--config NAME]
-  loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME] [--max-steps N] [--json]
-  loom debug FILE.c [--engine interp|dense|sparse] [--config NAME]   (commands from stdin: break LINE [if EXPR],
+  loom asm FILE.s [--config NAME|auto]
+  loom build FILE.c [--config NAME|auto]
+  loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME|auto] [--max-steps N] [--json]
+  loom debug FILE.c [--engine interp|dense|sparse] [--config NAME|auto]   (commands from stdin: break LINE [if EXPR],
       run, continue, step, next, finish, until LINE, stepi, back, frames, print EXPR, quit)
   loom weights [--config NAME]
   loom export --config NAME --format safetensors|onnx OUT
-  loom state FILE [--config NAME] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
+  loom state FILE [--config NAME|auto] [--steps K] [--every-step] [--engine dense|sparse] --format npy OUT
   loom bench [--json] [--full]   (--full: also the Sudoku classic solved on the transformer)
   loom trace run|bench|scaling …  (the second machine: WebAssembly by attention over its trace)
 
-FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16.";
+FILE is assembly (.s) or C (.c). Configurations: tiny small compact default large compact16 default16 large16
+compact32 default32 large32; auto: the smallest 32-bit one that holds the program.";
 
 struct Opts {
     file: String,
     config: Config,
+    /// `--config auto`: the smallest 32-bit preset that holds the program.
+    auto: bool,
     engine: String,
     max_steps: u64,
     json: bool,
@@ -34,6 +39,7 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
     let mut opts = Opts {
         file: String::new(),
         config: Config::preset("compact").unwrap(),
+        auto: false,
         engine: "interp".into(),
         max_steps: 10_000_000,
         json: false,
@@ -43,7 +49,10 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
     while let Some(a) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
         match a.as_str() {
-            "--config" => opts.config = Config::preset(&value("--config")?).map_err(|e| e.0)?,
+            "--config" => match value("--config")?.as_str() {
+                "auto" => opts.auto = true,
+                name => (opts.config, opts.auto) = (Config::preset(name).map_err(|e| e.0)?, false),
+            },
             "--engine" => opts.engine = value("--engine")?,
             "--max-steps" => {
                 let v = value("--max-steps")?;
@@ -77,7 +86,13 @@ fn compile(opts: &Opts) -> Result<(Program, Compiled, String), String> {
     let lang = Lang::by_extension(&opts.file)
         .ok_or_else(|| format!("{}: unknown file type (expected .s or .c)", opts.file))?;
     let src = std::fs::read_to_string(&opts.file).map_err(|e| format!("cannot read {}: {e}", opts.file))?;
-    let out = build_source(lang, &src, opts.config);
+    let out = if opts.auto {
+        let auto = build_auto(lang, &src);
+        eprintln!("config auto: {}", auto.reason);
+        auto.compiled
+    } else {
+        build_source(lang, &src, opts.config)
+    };
     let (errors, warnings): (Vec<_>, Vec<_>) = out.diagnostics.iter().cloned().partition(|d| d.is_error());
     if !warnings.is_empty() {
         eprintln!("{}", diag::render_all(&warnings, &opts.file, &src));
@@ -202,6 +217,9 @@ fn export_cmd(args: &[String]) -> Result<(), String> {
     if o.steps != 0 || o.every_step || o.engine != "dense" {
         return Err("--steps, --every-step and --engine belong to loom state; a model has no program".into());
     }
+    if opts.auto {
+        return Err("--config auto picks a preset for a program; loom export needs a preset's name".into());
+    }
     let format = export::Format::parse(&o.format)?;
     let bytes = export::model_file(&opts.config, format);
     std::fs::write(&o.out, &bytes).map_err(|e| format!("cannot write {}: {e}", o.out))?;
@@ -226,7 +244,7 @@ fn state_cmd(args: &[String]) -> Result<(), String> {
         format!("the state after step {}", run.steps)
     };
     let halted = if run.halted { ", halted" } else { "" };
-    eprintln!("wrote {} ({} bytes): {what} of {} on the {} engine{halted}", o.out, bytes.len(), opts.config, o.engine);
+    eprintln!("wrote {} ({} bytes): {what} of {} on the {} engine{halted}", o.out, bytes.len(), prog.config, o.engine);
     Ok(())
 }
 
@@ -237,12 +255,14 @@ fn bench_cmd(args: &[String]) -> Result<(), String> {
         return Err(format!("loom bench: unknown option {a}"));
     }
     let rows = bench::run(&bench::cases(full)?, EngineKind::start_by_name)?;
+    let presets = bench::presets(bench::PRESET_STEPS, EngineKind::start_by_name)?;
     if json {
-        println!("{}", serde_json::json!({ "results": rows }));
+        println!("{}", serde_json::json!({ "results": rows, "presets": presets }));
     } else {
         print!("{}", bench::table(&rows));
         println!();
-        print!("{}", bench::memory_table(&bench::memory(&["tiny", "small", "compact", "default", "large"])?));
+        println!("every preset: the memory walk, {} steps on the sparse transformer", bench::PRESET_STEPS);
+        print!("{}", bench::presets_table(&presets));
     }
     Ok(())
 }
@@ -275,6 +295,7 @@ fn main() -> ExitCode {
         "asm" => load(&opts).map(|p| print!("{}", asm::listing(&p))),
         "run" => run(&opts),
         "debug" => debug(&opts),
+        "weights" if opts.auto => Err("--config auto picks a preset for a program; loom weights needs a name".into()),
         "weights" => {
             weights(&opts.config);
             Ok(())

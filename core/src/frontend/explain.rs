@@ -17,6 +17,7 @@ use crate::image::Program;
 use crate::machine::layout::{Layout, Region, Width};
 use crate::machine::tensor::Tensor;
 use crate::machine::trace::{HeadRole, Match, StepTrace};
+use crate::machine::weights::limb_bits;
 use serde::{Deserialize, Serialize};
 
 /// What a link points at in the other views.
@@ -40,7 +41,8 @@ pub enum Source {
     /// after layer `layer`, or before the step when `layer` is `None`.
     Field { layer: Option<usize>, field: String, column: usize },
     /// One of column 0's working bits after layer `layer`, 1 when its row is
-    /// positive: `carry` (L4's borrow-in, `Layout::carry`) or `flag` (the branch flag, `Layout::flag`).
+    /// positive: `carry` (L4's borrow-in, `Layout::carry`), `borrow` (the borrow between its limbs,
+    /// `Layout::borrow`) or `flag` (the branch flag, `Layout::flag`).
     Bit { layer: usize, name: String },
     /// How many of a head's matches join columns other than column 0 (columns with equal keys).
     Others { layer: usize, head: usize },
@@ -116,6 +118,7 @@ pub fn field_value(x: &Tensor, lay: &Layout, region: Region, column: usize) -> i
 pub fn bit_row(lay: &Layout, name: &str) -> Option<usize> {
     match name {
         "carry" => Some(lay.carry()),
+        "borrow" => Some(lay.borrow()),
         "flag" => Some(lay.flag()),
         _ => None,
     }
@@ -232,7 +235,7 @@ impl Cx<'_> {
         s.link(column_name(self.prog, column), Target::Column { column });
     }
 
-    /// Writes a working bit of column 0 (`"carry"` or `"flag"`), linked to its cell.
+    /// Writes a working bit of column 0 (`"carry"`, `"borrow"` or `"flag"`), linked to its cell.
     fn bit(&self, s: &mut Sentence, layer: usize, name: &str) {
         let row = bit_row(self.lay, name).expect("invariant: the explanation names a working bit");
         let v = self.tensor(Some(layer)).get(row, 0) > 0.0;
@@ -448,6 +451,15 @@ impl Cx<'_> {
         s.text(" = ");
         self.bare(s, Some(3), self.lay.min, 0);
         s.text(format!(", wrapped to {} bits, into scratch.min.", self.lay.word));
+        let limb = limb_bits(self.lay);
+        if self.lay.word > limb {
+            s.text(format!(
+                " The word is subtracted as two {limb}-bit limbs, so every sum stays exact in f32; \
+                 the borrow from the low limb into the high one, which L3 found, was "
+            ));
+            self.bit(s, 2, "borrow");
+            s.text(".");
+        }
     }
 
     fn write_note(&self, s: &mut Sentence) {

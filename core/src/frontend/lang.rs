@@ -1,7 +1,7 @@
 //! The source languages, by name, and the one function that builds any of them.
 
 use crate::compiler::{self, Compiled};
-use crate::config::Config;
+use crate::config::{Config, PRESETS};
 use crate::{asm, isa};
 
 /// A source language.
@@ -82,6 +82,43 @@ pub fn build(lang: Lang, source: &str, config: Config) -> Compiled {
         },
     }
 }
+
+/// What `--config auto` chose, and why.
+pub struct AutoBuild {
+    pub compiled: Compiled,
+    pub config: Config,
+    /// One sentence: why this preset (or that none holds the program).
+    pub reason: String,
+}
+
+/// Builds `source` on the smallest preset with 32-bit words (C's `int` as
+/// gcc has it, so the program means what it means there) that holds it. When
+/// none does, the largest one's build is returned: its errors say what the
+/// program needs.
+pub fn build_auto(lang: Lang, source: &str) -> AutoBuild {
+    let mut wide: Vec<Config> = PRESETS.iter().copied().filter(|c| c.word_bits == AUTO_WORD_BITS).collect();
+    wide.sort_by_key(|c| c.n);
+    let mut last = None;
+    for config in wide {
+        let compiled = build(lang, source, config);
+        if let Some(p) = &compiled.program {
+            let reason = format!(
+                "`{}` is the smallest {AUTO_WORD_BITS}-bit preset that holds the program's {} instructions and {} memory words ({config})",
+                config.name,
+                p.code.len(),
+                p.used_slots(),
+            );
+            return AutoBuild { compiled, config, reason };
+        }
+        last = Some((compiled, config));
+    }
+    let (compiled, config) = last.expect("invariant: some presets have 32-bit words");
+    let reason = format!("no {AUTO_WORD_BITS}-bit preset builds the program; the largest, {config}, says why");
+    AutoBuild { compiled, config, reason }
+}
+
+/// The word size `--config auto` chooses among.
+pub const AUTO_WORD_BITS: u32 = 32;
 
 #[cfg(test)]
 mod tests {

@@ -29,6 +29,6 @@ pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
 pub use debugger::{Binding, Breakpoint, Debugger, FrameView, Returned, Stop};
 pub use explain::{explain, Explanation};
-pub use lang::{build, Lang};
+pub use lang::{build, build_auto, AutoBuild, Lang, AUTO_WORD_BITS};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};
 pub use run::{run_states, Run};

@@ -67,7 +67,7 @@ macro_rules! layout_fields {
     ($( $field:ident: $name:literal, $width:ident, working: $working:literal, register: $register:literal, $doc:literal; )*) => {
         /// Every field of the state, top to bottom. Working registers that the
         /// construction keeps in other fields' rows at column 0 are named by
-        /// [`Layout::carry`], [`Layout::flag`] and [`Layout::next_pc`].
+        /// [`Layout::carry`], [`Layout::borrow`], [`Layout::flag`] and [`Layout::next_pc`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
         pub struct Layout {
             pub logn: usize,
@@ -185,6 +185,19 @@ impl Layout {
     /// The L4 borrow-in (0 or 1), kept in column 0's `buffer.a[0]` from L2 to L4.
     pub fn carry(&self) -> usize {
         self.buf_a.bit(0)
+    }
+
+    /// The borrow out of the subtractor's low limb (0 or 1), kept in column 0's
+    /// `buffer.a[2]` from L3 to L4; only words of more than one limb (N = 32) use it.
+    pub fn borrow(&self) -> usize {
+        self.buf_a.bit(2)
+    }
+
+    /// Two-limb DIVSUB's comparison flags (0 or 1), `[gt, ge, lo]` = [high limb of
+    /// u(M[b]) − u(M[c]) ≥ 1], [… ≥ 0], [low limb's ≥ 0], kept in column 0's
+    /// `buffer.a[3..6]` from L2 to L3; only words of more than one limb (N = 32) use them.
+    pub fn divsub_flags(&self) -> [usize; 3] {
+        [self.buf_a.bit(3), self.buf_a.bit(4), self.buf_a.bit(5)]
     }
 
     /// The branch flag (0 or 1), kept in column 0's `buffer.a[1]` from L6 to L7.

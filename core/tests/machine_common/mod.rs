@@ -30,7 +30,18 @@ pub fn cfg(name: &str) -> Config {
     match name {
         "tiny16" => Config::custom(64, 16, 8).unwrap(),
         "small16" => Config::custom(128, 16, 32).unwrap(),
+        "tiny32" => Config::custom(64, 32, 8).unwrap(),
+        "small32" => Config::custom(128, 32, 32).unwrap(),
         other => Config::preset(other).unwrap(),
+    }
+}
+
+/// A random word: the whole range for 32-bit words, 16-bit values (wrapped) below.
+pub fn random_word(cfg: &Config, rng: &mut Rng) -> i64 {
+    if cfg.word_bits == 32 {
+        rng.next() as i32 as i64
+    } else {
+        rng.next() as i16 as i64
     }
 }
 

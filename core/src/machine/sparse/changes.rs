@@ -5,19 +5,19 @@
 use super::colset::ColSet;
 use super::rows::RowMask;
 
-pub struct Changes {
+pub struct Changes<const W: usize> {
     cols: ColSet,
     /// Per column, the rows changed (meaningful for listed columns only).
-    rows: Vec<RowMask>,
+    rows: Vec<RowMask<W>>,
 }
 
-impl Changes {
-    pub fn new(n: usize) -> Changes {
+impl<const W: usize> Changes<W> {
+    pub fn new(n: usize) -> Changes<W> {
         Changes { cols: ColSet::new(n), rows: vec![RowMask::default(); n] }
     }
 
     #[inline(always)]
-    pub fn insert(&mut self, j: usize, rows: RowMask) {
+    pub fn insert(&mut self, j: usize, rows: RowMask<W>) {
         self.cols.insert(j);
         self.rows[j] = self.rows[j].union(&rows);
     }
@@ -41,7 +41,7 @@ impl Changes {
 
     /// The rows of column `j` that changed (empty if `j` is not listed).
     #[inline]
-    pub fn rows(&self, j: usize) -> RowMask {
+    pub fn rows(&self, j: usize) -> RowMask<W> {
         self.rows[j]
     }
 
@@ -53,6 +53,6 @@ impl Changes {
     }
 
     pub fn bytes(&self) -> usize {
-        self.cols.bytes() + self.rows.len() * std::mem::size_of::<RowMask>()
+        self.cols.bytes() + self.rows.len() * std::mem::size_of::<RowMask<W>>()
     }
 }

@@ -25,6 +25,7 @@
 
 use super::changes::Changes;
 use super::colset::ColSet;
+use super::groups::Groups;
 use super::rows::{self, RowMask};
 use super::same_bits;
 use super::slots::{self, Slot};
@@ -67,7 +68,7 @@ struct Target {
 
 const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
-pub struct Head {
+pub struct Head<const W: usize> {
     pub name: &'static str,
     role: HeadRole,
     kdim: usize,
@@ -78,11 +79,11 @@ pub struct Head {
     /// The distinct rows V writes, ascending.
     v_rows: Vec<u32>,
     /// The rows V writes (where this head changes the layer's attention sum).
-    writes: RowMask,
+    writes: RowMask<W>,
     /// The rows K and V read: a column changed elsewhere keeps its key, or its V·x.
-    key_reads: RowMask,
-    v_reads: RowMask,
-    reads: RowMask,
+    key_reads: RowMask<W>,
+    v_reads: RowMask<W>,
+    reads: RowMask<W>,
     n: usize,
     /// Chunks per key and per V·x.
     kch: usize,
@@ -100,8 +101,8 @@ pub struct Head {
     /// A nonzero key and a nonzero V·x: the column sends something somewhere.
     source: Vec<bool>,
     target: Vec<Target>,
-    /// The columns with each bipolar key, ascending, indexed by code.
-    groups: Vec<Vec<u32>>,
+    /// The columns with each bipolar key, ascending, by code.
+    groups: Groups,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
@@ -113,10 +114,10 @@ pub struct Head {
     redo: ColSet,
 }
 
-impl Head {
+impl<const W: usize> Head<W> {
     /// A head over columns of `d` rows, `n` columns.
-    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head {
-        assert!(h.kdim <= 16, "bipolar keys index a table of 2^kdim groups");
+    pub fn new(h: &HeadWeights, d: usize, n: usize) -> Head<W> {
+        assert!(h.kdim <= 32, "bipolar keys are codes of at most 32 bits");
         assert!(n < NONE as usize && h.k.iter().all(|e| e.0 < h.kdim && e.1 < d), "keys within the layout");
         let dim = |r: usize| h.k.iter().filter(|e| e.0 == r).map(|e| (e.1 as u32, e.2)).collect::<Vec<_>>();
         let mut dims: Vec<Vec<(u32, f32)>> = (0..h.kdim).map(dim).collect();
@@ -160,7 +161,7 @@ impl Head {
             vx_nonzero: vec![false; n],
             source: vec![false; n],
             target: vec![NOWHERE; n],
-            groups: vec![Vec::new(); 1 << h.kdim],
+            groups: Groups::new(h.kdim),
             odd: 0,
             partial: 0,
             new_key: vec![[0.0; 8]; kch],
@@ -180,7 +181,7 @@ impl Head {
         self.vx_nonzero.fill(false);
         self.source.fill(false);
         self.target.fill(NOWHERE);
-        self.groups.iter_mut().for_each(Vec::clear);
+        self.groups.clear();
         (self.odd, self.partial) = (0, 0);
     }
 
@@ -227,9 +228,10 @@ impl Head {
     fn rekey(&mut self, j: usize) {
         let ju = j as u32;
         if self.class[j] == Class::Bipolar {
-            let g = &mut self.groups[self.code[j] as usize];
+            let g = self.groups.get_mut(self.code[j]);
             let at = g.binary_search(&ju).expect("member");
             g.remove(at);
+            self.groups.prune(self.code[j]);
             if at < 2 || !self.lowest_two {
                 self.moved.push(self.code[j]);
             }
@@ -243,7 +245,7 @@ impl Head {
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);
         if class == Class::Bipolar {
-            let g = &mut self.groups[code as usize];
+            let g = self.groups.get_mut(code);
             let at = g.binary_search(&ju).unwrap_err();
             g.insert(at, ju);
             if at < 2 || !self.lowest_two {
@@ -272,7 +274,7 @@ impl Head {
             return NOWHERE;
         }
         if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
-            let g = &self.groups[self.code[i] as usize];
+            let g = self.groups.get(self.code[i]);
             return match g.get(1) {
                 Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
                 None => Target { t1: g[0], t2: NONE, w: 1.0 },
@@ -288,7 +290,7 @@ impl Head {
 
     /// Adds `w·vx` (V·x in its own slots) to column `col` of `acc`.
     #[inline(always)]
-    fn deposit(&self, col: u32, w: f32, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn deposit(&self, col: u32, w: f32, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         let col = col as usize;
         changed.insert(col, self.writes);
         let dst = &mut acc[col * d..(col + 1) * d];
@@ -311,7 +313,7 @@ impl Head {
     /// Moves source i's contribution to target `t`: each column gets (new
     /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
     #[inline(always)]
-    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes) {
+    fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         let old = self.target[i];
         self.target[i] = t;
         let vx = self.vx_of(i);
@@ -340,10 +342,10 @@ impl Head {
         &mut self,
         x: &[f32],
         d: usize,
-        dirty: &Changes,
+        dirty: &Changes<W>,
         shortcuts: Shortcuts,
         acc: &mut [f32],
-        changed: &mut Changes,
+        changed: &mut Changes<W>,
     ) {
         let use_index = shortcuts.argmax_index;
         self.lowest_two = shortcuts.lowest_two;
@@ -409,7 +411,7 @@ impl Head {
             if indexed_before && use_index && self.odd == 0 {
                 // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
                 for &code in &self.moved {
-                    for &m in &self.groups[code as usize] {
+                    for &m in self.groups.get(code) {
                         self.redo.insert(m as usize);
                     }
                 }
@@ -436,11 +438,7 @@ impl Head {
     }
 
     pub fn bytes(&self) -> usize {
-        let groups: usize = self
-            .groups
-            .iter()
-            .map(|g| std::mem::size_of::<Vec<u32>>() + g.capacity() * std::mem::size_of::<u32>())
-            .sum();
+        let groups = self.groups.bytes();
         (self.key.len() + self.vx.len()) * std::mem::size_of::<Chunk>()
             + self.n * (std::mem::size_of::<Class>() + 6 + std::mem::size_of::<Target>())
             + groups

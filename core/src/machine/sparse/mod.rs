@@ -34,6 +34,7 @@
 mod changes;
 mod colset;
 mod ffn;
+mod groups;
 mod head;
 mod rows;
 mod slots;
@@ -111,28 +112,43 @@ pub(super) fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u32, |m, (x, y)| m | (x.to_bits() ^ y.to_bits())) == 0
 }
 
-struct SparseLayer {
+struct SparseLayer<const W: usize> {
     name: &'static str,
-    heads: Vec<head::Head>,
-    ffn: ffn::Ffn,
+    heads: Vec<head::Head<W>>,
+    ffn: ffn::Ffn<W>,
     /// Σ over heads of the attention output, per column (empty without heads).
     acc: Vec<f32>,
     /// The columns of `acc` the heads changed, with the rows they wrote.
-    acc_changed: Changes,
+    acc_changed: Changes<W>,
     /// Per column, the rows its last output ignored ([`ffn::Inert`]).
-    inert: Vec<ffn::Inert>,
+    inert: Vec<ffn::Inert<W>>,
     /// Caches hold nothing yet: recompute every column once.
     fresh: bool,
 }
 
-pub struct Sparse {
+/// Row masks of four words hold d ≤ 256 rows: every 8- and 16-bit configuration.
+const NARROW: usize = 4;
+/// Row masks that hold every valid configuration's rows (d ≤ [`crate::config::MAX_ROWS`]).
+const WIDE: usize = crate::config::MAX_ROWS.div_ceil(64);
+
+/// The sparse engine, with the narrowest row mask that holds the
+/// configuration's rows, chosen once when it is built: every mask operation
+/// of a step costs an instruction per word, so a machine of ≤ 256 rows keeps
+/// 4-word masks (and its speed) while a 32-bit one takes 6.
+pub enum Sparse {
+    Narrow(Core<NARROW>),
+    Wide(Core<WIDE>),
+}
+
+/// The sparse engine's core over row masks of `W` 64-bit words (d ≤ 64·W).
+pub struct Core<const W: usize> {
     d: usize,
     n: usize,
-    layers: Vec<SparseLayer>,
-    pub shortcuts: Shortcuts,
+    layers: Vec<SparseLayer<W>>,
+    shortcuts: Shortcuts,
     /// `bufs[l]`: the input of layer l as it last saw it; `bufs[8]`: the last output.
     bufs: Vec<Tensor>,
-    pending: Vec<Changes>,
+    pending: Vec<Changes<W>>,
     /// Columns of the engine's tensor the host changed since the last step.
     host: ColSet,
     /// `bufs[0]` equals the tensor `forward` receives except in `host`.
@@ -142,11 +158,11 @@ pub struct Sparse {
     y: Vec<f32>,
 }
 
-impl SparseLayer {
-    fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer {
+impl<const W: usize> SparseLayer<W> {
+    fn new(l: &Layer, lay: &Layout, gate_weight: f32) -> SparseLayer<W> {
         let (d, n) = (lay.d, lay.n);
         let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
-        let heads: Vec<head::Head> = l.heads.iter().map(|h| head::Head::new(h, d, n)).collect();
+        let heads: Vec<head::Head<W>> = l.heads.iter().map(|h| head::Head::new(h, d, n)).collect();
         SparseLayer {
             name: l.name,
             ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
@@ -161,12 +177,24 @@ impl SparseLayer {
 
 impl Sparse {
     pub fn with_shortcuts(w: &Weights, shortcuts: Shortcuts) -> Sparse {
+        if w.layout.d <= RowMask::<NARROW>::ROWS {
+            Sparse::Narrow(Core::new(w, shortcuts))
+        } else {
+            Sparse::Wide(Core::new(w, shortcuts))
+        }
+    }
+}
+
+impl<const W: usize> Core<W> {
+    fn new(w: &Weights, shortcuts: Shortcuts) -> Core<W> {
         let (d, n) = (w.layout.d, w.layout.n);
-        // Gate terms carry weights ≥ 2^(N+1) (half the gate scale of `weights::Gates`).
-        let gate_weight = (1u64 << (w.layout.word + 1)) as f32;
-        let layers: Vec<SparseLayer> = w.layers.iter().map(|l| SparseLayer::new(l, &w.layout, gate_weight)).collect();
+        assert!(d <= RowMask::<W>::ROWS, "d = {d} rows exceed the row mask");
+        // Gate terms carry weights ≥ half the gate scale of `weights::Gates`.
+        let gate_weight = crate::machine::weights::gate_scale(&w.layout) / 2.0;
+        let layers: Vec<SparseLayer<W>> =
+            w.layers.iter().map(|l| SparseLayer::new(l, &w.layout, gate_weight)).collect();
         let depth = layers.len();
-        Sparse {
+        Core {
             d,
             n,
             layers,
@@ -191,7 +219,7 @@ impl Sparse {
                     + l.ffn.bytes()
                     + l.acc.len() * f
                     + l.acc_changed.bytes()
-                    + l.inert.len() * std::mem::size_of::<ffn::Inert>()
+                    + l.inert.len() * std::mem::size_of::<ffn::Inert<W>>()
             })
             .sum();
         let sets: usize = self.pending.iter().map(Changes::bytes).sum();
@@ -274,6 +302,36 @@ impl Backend for Sparse {
     }
 
     fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
+        match self {
+            Sparse::Narrow(e) => e.forward(x, trace),
+            Sparse::Wide(e) => e.forward(x, trace),
+        }
+    }
+
+    fn forward_layer(&mut self, index: usize, x: &mut Tensor) {
+        match self {
+            Sparse::Narrow(e) => e.forward_layer(index, x),
+            Sparse::Wide(e) => e.forward_layer(index, x),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Sparse::Narrow(e) => e.bytes(),
+            Sparse::Wide(e) => e.bytes(),
+        }
+    }
+
+    fn touched(&mut self, col: Option<usize>) {
+        match self {
+            Sparse::Narrow(e) => e.touched(col),
+            Sparse::Wide(e) => e.touched(col),
+        }
+    }
+}
+
+impl<const W: usize> Core<W> {
+    fn forward(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
         #[cfg(target_arch = "x86_64")]
         if avx2::detected() {
             // SAFETY: the CPU has every feature `step_avx2` is compiled for.
@@ -289,10 +347,6 @@ impl Backend for Sparse {
         self.synced = false;
     }
 
-    fn bytes(&self) -> usize {
-        Sparse::bytes(self)
-    }
-
     fn touched(&mut self, col: Option<usize>) {
         match col {
             Some(j) => self.host.insert(j),
@@ -306,14 +360,14 @@ impl Backend for Sparse {
 /// masks and sums become 256-bit instructions. Same operations, same results.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Sparse, StepTrace, Tensor};
+    use super::{Core, StepTrace, Tensor};
 
     pub fn detected() -> bool {
         use std::arch::is_x86_feature_detected as has;
         has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
     }
 
-    impl Sparse {
+    impl<const W: usize> Core<W> {
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
         pub(super) unsafe fn step_avx2(&mut self, x: &mut Tensor, trace: Option<&mut StepTrace>) {
             self.step(x, trace)
@@ -321,7 +375,7 @@ mod avx2 {
     }
 }
 
-impl Sparse {
+impl<const W: usize> Core<W> {
     /// One forward pass; everything it calls is inlined, so that
     /// `step_avx2` compiles all of it for AVX2.
     #[inline(always)]

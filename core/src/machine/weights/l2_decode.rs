@@ -3,7 +3,7 @@
 //! `min − sub − carry` is every arithmetic result, and prepares the
 //! addresses of the indirect operations.
 
-use super::{word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
+use super::{l4_subtract, word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
 use crate::isa::Opcode;
 use crate::machine::layout::{Layout, Region};
 
@@ -102,7 +102,7 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
 
 /// DIVSUB's subtrahend: `M[c] + 2^(N−1)` when `u(M[b]) ≥ u(M[c])`, else 0.
 ///
-/// Construction. On bipolar bits the unsigned difference is linear,
+/// Construction (one limb, N ≤ 16). On bipolar bits the unsigned difference is linear,
 /// `z = u(M[b]) − u(M[c]) = Σ_j 2^(j−1)·(x_j − y_j)`, an integer in (−2^N, 2^N). For
 /// `q ∈ {0, 2}`, `ReLU(q + 2z) − ReLU(2z)` is `q` when `z ≥ 0` (both arguments are
 /// ≥ 0) and 0 when `z ≤ −1` (both are ≤ 0). With `q_i` the correction from −1 to bit
@@ -112,11 +112,15 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
 /// `M[b] − 0`. The op gate is ≤ −2·BIG = −2^(N+3) when shut and `|q + 2z| < 2^(N+1) + 2`,
 /// so shut units are 0. Every weight is a power of two ≤ 2^N on a half-valued
 /// buffer (2^(N−1)·2 per bit), every sum an integer below 2^(N+3) in magnitude:
-/// exact in f32 for N ≤ 20. At N = 32 the sum `2z` is the same size as L4's borrow
-/// sums (2^(N+1)), so whatever keeps those exact (splitting the word into limbs)
-/// keeps this one exact too. `divsub_subtracts_every_8_bit_pair` checks it exhaustively.
+/// exact in f32 for N ≤ 20. `divsub_subtracts_every_8_bit_pair` checks it exhaustively.
+///
+/// Two limbs (N = 32): `2z` reaches 2^33 and BIG is only 2^18, so the comparison is
+/// split like L4's subtractor; see [`divsub_limbs`].
 fn divsub(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
     let n = lay.word;
+    if n > l4_subtract::limb_bits(lay) {
+        return divsub_limbs(f, lay, g);
+    }
     let mut z2 = g.op(Opcode::Divsub);
     for j in 0..n {
         let w = (1u32 << j) as f32;
@@ -130,6 +134,67 @@ fn divsub(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         shared.push((lay.sub.bit(i), -1.0));
     }
     f.relu(&z2, &shared);
+}
+
+/// `u(M[b]) − u(M[c])` over the bits `base..base + L` of one limb: on bipolar bits
+/// `Σ_j 2^(j−base−1)·(x_j − y_j)`, an integer in (−2^L, 2^L).
+fn limb_diff(lay: &Layout, base: usize, l: usize) -> Lin {
+    let mut z = Lin::default();
+    for j in base..base + l {
+        let w = (1u32 << (j - base)) as f32 / 2.0;
+        z = z.plus(&word_bit(lay.buf_b, j).scaled(w)).plus(&word_bit(lay.buf_c, j).scaled(-w));
+    }
+    z
+}
+
+/// DIVSUB for a word of two limbs of L = 16 bits, the comparison exact in f32.
+///
+/// L2 writes `sub = M[c] + 2^(N−1)` whatever the operands (the correction `q_i ∈ {0, 2}`
+/// from −1 per bit, gated by the op) and three flags ([`Layout::divsub_flags`]), with
+/// `zh`, `zl` the high and low limbs' differences ([`limb_diff`], integers in
+/// (−2^16, 2^16)): `gt = [zh ≥ 1]`, `ge = [zh ≥ 0]`, `lo = [zl ≥ 0]`, each a step
+/// `ReLU(z − t + 1) − ReLU(z − t)` on an integer. Then `u(M[b]) ≥ u(M[c])` is
+/// `gt ∨ (ge ∧ ¬gt ∧ lo)`, which L3 ([`divsub_settle`]) applies. Every sum here is a
+/// half-integer combination of ±1 bits with weights 2^(j−base) ≤ 2^15 plus the gate
+/// (≤ BIG·(logn + 1) = 2^18·15 < 2^22): below 2^23, exact in f32; a shut gate
+/// (≤ −2·BIG = −2^19) exceeds `|z| + 2 < 2^16 + 2`, so shut units are 0.
+fn divsub_limbs(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    let n = lay.word;
+    let l = l4_subtract::limb_bits(lay);
+    let gate = g.op(Opcode::Divsub);
+    for i in 0..n {
+        let y = word_bit(lay.buf_c, i);
+        let q = if i + 1 == n { Lin::konst(1.0).plus(&y.neg()) } else { Lin::konst(1.0).plus(&y) };
+        f.gated_pos(&q, &gate, lay.sub.bit(i), 1.0);
+    }
+    let [gt, ge, lo] = lay.divsub_flags();
+    let (zh, zl) = (limb_diff(lay, l, n - l), limb_diff(lay, 0, l));
+    f.step(&zh, 1.0, &gate, gt, 1.0);
+    f.step(&zh, 0.0, &gate, ge, 1.0);
+    f.step(&zl, 0.0, &gate, lo, 1.0);
+}
+
+/// L3's part of two-limb DIVSUB (see [`divsub_limbs`]): when `u(M[b]) < u(M[c])`
+/// (`¬ge`, or `ge ∧ ¬gt ∧ ¬lo`) each bit of `sub` goes back to −1, and the low limb's
+/// borrow, which L3 computed from the unconditional `sub` as `¬lo`, is kept only when
+/// the subtraction happens (`gt ∧ ¬lo`). With `s_i = 1 + sub_i ∈ {0, 2}` and flags in
+/// {0, 1}: `ReLU(s_i − 2·ge)` is `s_i` exactly when `¬ge`; `ReLU(s_i + 2·(ge − gt) −
+/// 2·lo − 2)` is `s_i` exactly when `ge ∧ ¬gt ∧ ¬lo`, and the two never hold together;
+/// `ReLU(1 − lo − gt)` is `[¬lo ∧ ¬gt]`, the borrow to take back (`¬lo ∧ gt` keeps it).
+/// The sums are integers below 4 besides the gate, which shuts them as in L2.
+pub fn divsub_settle(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
+    if lay.word <= l4_subtract::limb_bits(lay) {
+        return;
+    }
+    let gate = g.op(Opcode::Divsub);
+    let [gt, ge, lo] = lay.divsub_flags();
+    for i in 0..lay.word {
+        let s = Lin::row(lay.sub.bit(i), 1.0).plus_const(1.0);
+        f.gated_pos(&s.clone().add_row(ge, -2.0), &gate, lay.sub.bit(i), -1.0);
+        let eq_not_lo = s.add_row(ge, 2.0).add_row(gt, -2.0).add_row(lo, -2.0).plus_const(-2.0);
+        f.gated_pos(&eq_not_lo, &gate, lay.sub.bit(i), -1.0);
+    }
+    f.gated_pos(&Lin::konst(1.0).add_row(lo, -1.0).add_row(gt, -1.0), &gate, lay.borrow(), -1.0);
 }
 
 /// `buffer.load` = the column of the indirect access (LOAD/STORE: s + M[c],

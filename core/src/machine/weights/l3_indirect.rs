@@ -2,9 +2,13 @@
 //! old value STORE/SWAP overwrite) into buffer.c; the FIND head matches
 //! `buffer.find` against every memory word and returns that column's tag into
 //! min. The FFN rescales those halves and clears the copies elsewhere, and
-//! prepares DROL's second word for L5.
+//! prepares DROL's second word for L5; for two-limb words it computes L4's
+//! borrow between the limbs.
 
-use super::{l2_decode::read_head, word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin};
+use super::{
+    l2_decode::{self, read_head},
+    l4_subtract, word_bit, FfnBuilder, Gates, Head, HeadRole, Layer, Lin,
+};
 use crate::isa::Opcode;
 use crate::machine::layout::Layout;
 
@@ -39,5 +43,7 @@ pub fn build(lay: &Layout, g: &Gates) -> Layer {
     for k in 0..lay.logn {
         f.clear_where(lay.load_temp.bit(k), &g.op(Opcode::Load));
     }
+    l4_subtract::low_borrow(&mut f, lay, g);
+    l2_decode::divsub_settle(&mut f, lay, g);
     Layer { name: "L3 indirect", heads: vec![load, find], ffn: f.finish() }
 }

@@ -24,6 +24,7 @@ use super::layout::Layout;
 pub use super::trace::HeadRole;
 use crate::config::Config;
 use crate::isa::Opcode;
+pub use l4_subtract::limb_bits;
 
 /// One argmax head (spec §7): `Q = K`, the score of columns i, j is `Kx_i · Kx_j`.
 #[derive(Clone, Debug)]
@@ -273,13 +274,20 @@ impl Lin {
     }
 }
 
+/// BIG, the scale of every gate: 2^(L+2) for limbs of L = min(N, 16) bits
+/// exceeds every quantity a unit gates, the subtractor's sums (< 2^(L+1))
+/// the largest; small enough that a gate beside them sums exactly in f32
+/// (see `l4_subtract`). For N ≤ 16 it is 2^(N+2).
+pub fn gate_scale(lay: &Layout) -> f32 {
+    (1u32 << (l4_subtract::limb_bits(lay) + 2)) as f32
+}
+
 /// Conditions as additive gates: a gate is exactly 0 where the condition
 /// holds and at most −2·BIG (or −BIG/2·2 for [`Gates::ext`]) where it does not, so
 /// `ReLU(q + gate)` is `ReLU(q)` or 0 for any `|q| < BIG`.
 pub struct Gates {
     lay: Layout,
-    /// Scale of every gate: 2^(N+2) exceeds every quantity a unit gates,
-    /// including the subtractor's sums (< 2^(N+1)).
+    /// Scale of every gate ([`gate_scale`]).
     pub big: f32,
     /// Open in column 0 only: `BIG·(4·ind + 2·pos_top − 4)` is 0 in column 0,
     /// −2·BIG in columns 1..s−1 (pos_top = −1) and ≤ −2·BIG beyond (ind = 0).
@@ -288,7 +296,7 @@ pub struct Gates {
 
 impl Gates {
     fn new(lay: &Layout) -> Gates {
-        let big = (1u32 << (lay.word + 2)) as f32;
+        let big = gate_scale(lay);
         let col0 = Lin::row(lay.indicator.start, 4.0 * big).add_row(lay.pos_top(), 2.0 * big).plus_const(-4.0 * big);
         Gates { lay: *lay, big, col0 }
     }

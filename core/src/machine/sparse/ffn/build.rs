@@ -44,11 +44,11 @@ fn span(r: &Span) -> Range<usize> {
     r.start as usize..r.end as usize
 }
 
-impl Ffn {
+impl<const W: usize> Ffn<W> {
     /// `gate_weight`: terms with |w| ≥ this are treated as gate terms.
     /// `pattern`: the opcode field's rows, bit 0 first.
-    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32, pattern: &[usize]) -> Ffn {
-        assert!(d <= RowMask::ROWS, "d = {d} rows exceed the row mask");
+    pub fn new(f: &FfnWeights, d: usize, gate_weight: f32, pattern: &[usize]) -> Ffn<W> {
+        assert!(d <= RowMask::<W>::ROWS, "d = {d} rows exceed the row mask");
         // Groups by gate terms, forms by the rest, both in first-seen order.
         let splits: Vec<Split> = f.units.iter().map(|u| Split::of(u, gate_weight)).collect();
         let mut group_of: HashMap<Vec<(usize, u32)>, usize> = HashMap::new();
@@ -201,7 +201,7 @@ impl Ffn {
     /// Orders the groups by the rows their gates read (first-seen order;
     /// the order of groups never changes a sum) and records the families.
     fn gather_families(&mut self) {
-        let mut masks: Vec<RowMask> = Vec::new();
+        let mut masks: Vec<RowMask<W>> = Vec::new();
         for g in &self.groups {
             if !masks.contains(&g.gate_rows) {
                 masks.push(g.gate_rows);
@@ -220,7 +220,7 @@ impl Ffn {
     }
 
     /// The index of a family whose every gate holds a full opcode pattern.
-    fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex> {
+    fn pattern_index(&self, groups: Range<usize>) -> Option<PatternIndex<W>> {
         let l = self.pattern.len() as f64;
         let mut ix = PatternIndex {
             s_hi: f64::NEG_INFINITY,

@@ -20,24 +20,24 @@ use crate::machine::sparse::Shortcuts;
 /// The rows a column's output ignores or copies, while they stay within
 /// `tol` in |value|.
 #[derive(Clone, Copy, Default)]
-pub struct Inert {
+pub struct Inert<const W: usize> {
     /// The inert rows and the passed-through rows.
-    free: RowMask,
+    free: RowMask<W>,
     /// The passed-through rows.
-    pass: RowMask,
+    pass: RowMask<W>,
     /// The rows that must stay within `tol` (the others no unit reads).
-    watch: RowMask,
+    watch: RowMask<W>,
     tol: f32,
     /// The column's rows (`free` lies within them).
     d: u32,
 }
 
-impl Inert {
+impl<const W: usize> Inert<W> {
     /// After the rows `moved` of a column's input `src (+ acc)` changed,
     /// brings the last output `dst` up to date without an evaluation if that
     /// is exact: `Some(rows of dst that changed)`, else None (evaluate).
     #[inline(always)]
-    pub fn carry(&self, moved: RowMask, src: &[f32], acc: Option<&[f32]>, dst: &mut [f32]) -> Option<RowMask> {
+    pub fn carry(&self, moved: RowMask<W>, src: &[f32], acc: Option<&[f32]>, dst: &mut [f32]) -> Option<RowMask<W>> {
         if !moved.and(&self.free.not()).is_empty() {
             return None;
         }
@@ -79,9 +79,9 @@ fn value8(src: &[f32], acc: Option<&[f32]>, at: usize) -> [f32; 8] {
 
 /// One column's evaluation: its input, what is known of it, the bound's M
 /// and which shortcuts apply.
-struct Pass<'a> {
+struct Pass<'a, const W: usize> {
     a: &'a [f32],
-    nonzero: RowMask,
+    nonzero: RowMask<W>,
     m: f64,
     skip: bool,
     fuse: bool,
@@ -89,15 +89,15 @@ struct Pass<'a> {
 }
 
 /// What a group did with a column.
-enum Outcome {
+enum Outcome<const W: usize> {
     /// Shut; the bound used the exact values of these rows.
-    Shut(RowMask),
+    Shut(RowMask<W>),
     /// A clear group with its gate exactly open: its rows' values cancel.
-    Cleared(RowMask),
+    Cleared(RowMask<W>),
     Live,
 }
 
-impl Ffn {
+impl<const W: usize> Ffn<W> {
     /// The opcode field as a pattern code, if every row of it is exactly ±1.
     #[inline(always)]
     fn field_code(&self, a: &[f32]) -> Option<u32> {
@@ -123,7 +123,7 @@ impl Ffn {
     /// whose exact values the proof used)`. It tries first with the gate terms
     /// on clearable rows at their worst (|w|·M), so those rows may change.
     #[inline(always)]
-    fn shut(&self, g: &Group, a: &[f32], nonzero: &RowMask, m: f64) -> Option<RowMask> {
+    fn shut(&self, g: &Group<W>, a: &[f32], nonzero: &RowMask<W>, m: f64) -> Option<RowMask<W>> {
         if g.gate.is_empty() {
             return None;
         }
@@ -160,7 +160,7 @@ impl Ffn {
     /// entry; `scan` describes `a`. Returns the inert rows (none unless
     /// `dirty_rows` and the fused, skipping path apply).
     #[inline(always)]
-    pub fn apply(&self, a: &[f32], scan: &ColumnScan, y: &mut [f32], sc: Shortcuts) -> Inert {
+    pub fn apply(&self, a: &[f32], scan: &ColumnScan<W>, y: &mut [f32], sc: Shortcuts) -> Inert<W> {
         // What the unchecked indexing of the rows relies on.
         assert!(a.len() == self.keep.len() && y.len() == a.len(), "columns of d rows");
         let (skip, fuse) = (sc.gate_skip && scan.finite, sc.fused_pairs && scan.finite);
@@ -172,7 +172,7 @@ impl Ffn {
         let mut code = None;
         // Rows whose exact values the result depends on, rows cleared, rows written.
         let (mut pinned, mut cleared, mut written) = (RowMask::default(), RowMask::default(), RowMask::default());
-        let mut track = |o: Outcome, g: &Group, pinned: &mut RowMask| match o {
+        let mut track = |o: Outcome<W>, g: &Group<W>, pinned: &mut RowMask<W>| match o {
             Outcome::Shut(rows) => *pinned = pinned.union(&rows),
             Outcome::Cleared(rows) => {
                 cleared = cleared.union(&rows);
@@ -234,7 +234,7 @@ impl Ffn {
 
     /// Adds group `g`'s units to `y`.
     #[inline(always)]
-    fn group(&self, g: &Group, p: &Pass, y: &mut [f32]) -> Outcome {
+    fn group(&self, g: &Group<W>, p: &Pass<W>, y: &mut [f32]) -> Outcome<W> {
         let (a, skip, fuse) = (p.a, p.skip, p.fuse);
         let gamma = self.dot(&g.gate, a);
         // Only a group whose best unit is ≤ 0 at this γ can be shut: the

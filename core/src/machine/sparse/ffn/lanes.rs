@@ -59,7 +59,7 @@ fn lane_row(units: &[UnitRec], w2: &[Entry]) -> Option<u32> {
     row
 }
 
-impl Ffn {
+impl<const W: usize> Ffn<W> {
     /// Puts each group's lane forms first (ordered by the row they write) and
     /// builds their chunks; a group with fewer than three keeps them scalar.
     pub(super) fn build_lanes(&mut self) {

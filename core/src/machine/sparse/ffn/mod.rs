@@ -103,32 +103,32 @@ impl Bound {
 
 /// Units that share their gate terms.
 #[derive(Default)]
-struct Group {
+struct Group<const W: usize> {
     gate: Span,
-    gate_rows: RowMask,
+    gate_rows: RowMask<W>,
     /// Σ|w| over the gate terms, and whether a gate term is on a clearable row.
     gate_abs: f64,
     soft_gate: bool,
     /// Every row the group reads (gate and forms), and every row it writes.
-    touch: RowMask,
-    writes: RowMask,
+    touch: RowMask<W>,
+    writes: RowMask<W>,
     forms: Range<usize>,
     /// The chunks of its lane forms (the first of `forms`), and the other forms.
     chunks: Range<usize>,
     rest: Range<usize>,
     /// Every form is a clear pair: these rows are cleared where γ = 0.
-    clears: Option<RowMask>,
+    clears: Option<RowMask<W>>,
     bound: Bound,
 }
 
 /// Gated groups whose gates read the same rows. Where all those rows are
 /// zero every gate sum is 0, and one test with the joined bound shuts them all
 /// (e.g. every opcode gate outside column 0).
-struct Family {
-    gate_rows: RowMask,
+struct Family<const W: usize> {
+    gate_rows: RowMask<W>,
     groups: Range<usize>,
     bound: Bound,
-    index: Option<PatternIndex>,
+    index: Option<PatternIndex<W>>,
 }
 
 /// A family whose every gate holds a full opcode pattern `±w` on the opcode
@@ -137,32 +137,32 @@ struct Family {
 /// `w·L + e·M` (e: the Σ|w| of the terms off the opcode rows). Where that is
 /// too loose, the extra terms are bounded by their rows' exact values:
 /// `Σ max|w|·|a[r]|` over those rows (then pinned).
-struct PatternIndex {
+struct PatternIndex<const W: usize> {
     s_hi: f64,
     t_hi: f64,
     e: f64,
     /// Each row off the opcode rows with its largest |w| over the groups.
     extra: Vec<(usize, f64)>,
-    extra_rows: RowMask,
+    extra_rows: RowMask<W>,
     /// `(pattern, group)`, groups as indices into `Ffn::groups`.
     groups: Vec<(u32, usize)>,
 }
 
-pub struct Ffn {
+pub struct Ffn<const W: usize> {
     /// The opcode field's rows, bit 0 first (the rows of the pattern index).
     pattern: Vec<usize>,
-    families: Vec<Family>,
-    groups: Vec<Group>,
+    families: Vec<Family<W>>,
+    groups: Vec<Group<W>>,
     /// The ungated clears (a group of their own, evaluated only unfused).
-    clears: Group,
+    clears: Group<W>,
     /// Per row: all ones, or 0 where a clear cancels `a` (the fused start of
     /// `y`); and all ones everywhere (the unfused start).
     keep: Vec<u32>,
     ones: Vec<u32>,
     /// The rows `keep` zeroes; every row a clear (fused or gated) clears; the opcode's rows.
-    keep_zero: RowMask,
-    soft: RowMask,
-    pattern_rows: RowMask,
+    keep_zero: RowMask<W>,
+    soft: RowMask<W>,
+    pattern_rows: RowMask<W>,
     forms: Vec<Form>,
     units: Vec<UnitRec>,
     chunks: Vec<lanes::Chunk>,
@@ -172,21 +172,21 @@ pub struct Ffn {
     terms: Vec<Entry>,
     w2: Vec<Entry>,
     b2: Vec<(usize, f32)>,
-    b2_rows: RowMask,
+    b2_rows: RowMask<W>,
     /// Rows `0..d`.
-    rows: RowMask,
+    rows: RowMask<W>,
     /// Every row some unit reads (a clear's included): outside them, no
     /// value enters a bound or a sum but its own row's.
-    watch: RowMask,
+    watch: RowMask<W>,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
 
-impl Ffn {
+impl<const W: usize> Ffn<W> {
     pub fn bytes(&self) -> usize {
         use std::mem::size_of;
-        (self.groups.len() + 1) * size_of::<Group>()
-            + self.families.len() * size_of::<Family>()
+        (self.groups.len() + 1) * size_of::<Group<W>>()
+            + self.families.len() * size_of::<Family<W>>()
             + (self.keep.len() + self.ones.len()) * 4
             + self.forms.len() * size_of::<Form>()
             + self.units.len() * size_of::<UnitRec>()
