@@ -1,7 +1,7 @@
 //! Differential testing against gcc, for longer runs than the CI budget:
 //!
 //! ```text
-//! cargo run --release -p loom-core --example difftest -- --count 5000 --seed 7 [--lockstep] [--threads 2] [--no-avoid]
+//! cargo run --release -p loom-core --example difftest -- --count 5000 --seed 7 [--lockstep] [--threads 2] [--no-avoid] [--bits 32]
 //! cargo run --release -p loom-core --example difftest -- --show SEED     # one program, both texts
 //! cargo run --release -p loom-core --example difftest -- --reduce SEED   # shrink a diverging program
 //! ```
@@ -43,6 +43,10 @@ fn main() {
     let mut b = Budget::new(value("--seed").unwrap_or(1), value("--count").unwrap_or(1000) as usize, false);
     b.lockstep = args.iter().any(|a| a == "--lockstep");
     b.avoid_known = avoid;
+    b.bits = value("--bits").map(|w| match w {
+        8 | 16 | 32 => w as u32,
+        _ => usage("--bits: 8, 16 or 32"),
+    });
     if let Some(t) = value("--threads") {
         b.threads = t as usize;
     }
@@ -82,6 +86,6 @@ fn describe(o: &difftest::outcome::Outcome) -> String {
 }
 
 fn usage(why: &str) -> ! {
-    eprintln!("difftest: {why}\nusage: difftest [--count N] [--seed S] [--lockstep] [--threads T] [--no-avoid] | --show PROGRAM_SEED | --reduce PROGRAM_SEED");
+    eprintln!("difftest: {why}\nusage: difftest [--count N] [--seed S] [--lockstep] [--threads T] [--no-avoid] [--bits 8|16|32] | --show PROGRAM_SEED | --reduce PROGRAM_SEED");
     std::process::exit(2)
 }

@@ -53,7 +53,8 @@ fn the_comparison_sees_a_wrong_width() {
     let sum =
         Expr::Assign(None, Box::new(Expr::Var("g".into())), Box::new(Expr::Binary(BinOp::Add, hundred(), hundred())));
     let main = Func { name: "main".into(), params: vec![], returns_int: false, body: vec![Stmt::Expr(sum)] };
-    let g = Global { name: "g".into(), len: None, len_macro: None, init: vec![], char: false, string: None };
+    let g =
+        Global { name: "g".into(), len: None, len_macro: None, init: vec![], char: false, string: None, ty: CTy::Int };
     let p = Program { bits: 8, defines: vec![], globals: vec![g], funcs: vec![main], prototypes: false };
     let dir = campaign::scratch("width");
     let (ours, gcc8) = campaign::outcomes(&p, &dir).unwrap();
@@ -63,6 +64,48 @@ fn the_comparison_sees_a_wrong_width() {
     let gcc16 = difftest::gcc::run_batch(&dir, "wide", 16, &[&wide]).unwrap().remove(0);
     assert_eq!(gcc16.globals, [("g".to_string(), vec![200])]);
     assert!(ours.diff(&gcc16).is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// On 32-bit words the types reach both sides: `unsigned g = -7; g = g / 2 + (unsigned char)300;`
+/// is 2147483644 + 44 (as a signed word, -2147483608) on ours and in gcc's build, and a gcc build of the same
+/// program with `g` an `int` (-3 + 44 = 41) is seen to differ. Also `/` of `INT_MIN` by -1, which x86 traps on, wraps.
+#[test]
+fn the_comparison_sees_a_wrong_type() {
+    use difftest::program::*;
+    if !difftest::gcc::available() || !difftest::ours::features().types {
+        eprintln!("\n*** SKIPPED: `gcc` is not installed, or the compiler has no 32-bit types ***\n");
+        return;
+    }
+    let var = |n: &str| Box::new(Expr::Var(n.into()));
+    let num = |v: i64| Box::new(Expr::Num(v, Lit::Dec));
+    let half = Expr::Binary(BinOp::Div, var("g"), num(2));
+    let narrow = Expr::Cast(CTy::UChar, num(300));
+    let sum = Expr::Assign(None, var("g"), Box::new(Expr::Binary(BinOp::Add, Box::new(half), Box::new(narrow))));
+    let min = Expr::Binary(BinOp::Sub, num(-2147483647), num(1));
+    let wrap = Expr::Assign(None, var("h"), Box::new(Expr::Binary(BinOp::Div, Box::new(min), num(-1))));
+    let main =
+        Func { name: "main".into(), params: vec![], returns_int: false, body: vec![Stmt::Expr(sum), Stmt::Expr(wrap)] };
+    let global = |name: &str, ty, init: Vec<Expr>| Global {
+        name: name.into(),
+        len: None,
+        len_macro: None,
+        init,
+        char: false,
+        string: None,
+        ty,
+    };
+    let globals = vec![global("g", CTy::UInt, vec![Expr::Num(-7, Lit::Dec)]), global("h", CTy::Int, vec![])];
+    let p = Program { bits: 32, defines: vec![], globals, funcs: vec![main], prototypes: false };
+    let dir = campaign::scratch("types");
+    let (ours, gcc) = campaign::outcomes(&p, &dir).unwrap();
+    assert_eq!(ours.globals, [("g".to_string(), vec![-2147483608]), ("h".to_string(), vec![-2147483648])]);
+    assert_eq!(ours.diff(&gcc), None);
+    let mut signed = p.clone();
+    signed.globals[0].ty = CTy::Int;
+    let gcc_signed = difftest::gcc::run_batch(&dir, "signed", 32, &[&signed]).unwrap().remove(0);
+    assert_eq!(gcc_signed.globals[0], ("g".to_string(), vec![41]));
+    assert!(ours.diff(&gcc_signed).is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

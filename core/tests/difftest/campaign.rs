@@ -31,6 +31,8 @@ pub struct Budget {
     /// Steer around the bugs in `known` (off: check whether they are fixed).
     pub avoid_known: bool,
     pub features: Features,
+    /// Only programs of this word size (the others of the seed's sequence are skipped).
+    pub bits: Option<u32>,
 }
 
 impl Budget {
@@ -45,6 +47,7 @@ impl Budget {
             threads,
             avoid_known: true,
             features: ours::features(),
+            bits: None,
         }
     }
 }
@@ -68,6 +71,8 @@ pub struct Report {
     pub compared: usize,
     /// Compared programs that needed the 2048-column preset.
     pub large: usize,
+    /// Compared programs on 32-bit words (with C's integer types).
+    pub wide: usize,
     pub faulted: usize,
     /// Interpreter steps over the compared programs.
     pub steps: u64,
@@ -80,11 +85,12 @@ pub struct Report {
 impl Report {
     pub fn summary(&self, b: &Budget) -> String {
         format!(
-            "seed {:#x}, features {:?}: {} programs, {} compared with gcc ({} on a 2048-column preset, {} ended in a fault; {} too big for any preset, {} too deep for our stack), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
+            "seed {:#x}, features {:?}: {} programs, {} compared with gcc ({} on 32-bit words, {} on a 2048-column preset, {} ended in a fault; {} too big for any preset, {} too deep for our stack), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
             b.seed,
             b.features,
             self.programs,
             self.compared,
+            self.wide,
             self.large,
             self.faulted,
             self.too_big,
@@ -125,9 +131,17 @@ pub fn scratch(tag: &str) -> PathBuf {
 pub fn run(b: &Budget) -> Report {
     let start = Instant::now();
     let dir = scratch(&format!("{:x}", b.seed));
-    let chunks: Vec<Vec<usize>> = (0..b.count).collect::<Vec<_>>().chunks(BATCH).map(<[usize]>::to_vec).collect();
+    let indices: Vec<usize> = match b.bits {
+        None => (0..b.count).collect(),
+        // Generating is cheap next to compiling and running: a bounded scan for the width.
+        Some(w) => (0..b.count.saturating_mul(20))
+            .filter(|&k| gen::program(program_seed(b.seed, k), b.avoid_known, b.features).bits == w)
+            .take(b.count)
+            .collect(),
+    };
+    let chunks: Vec<Vec<usize>> = indices.chunks(BATCH).map(<[usize]>::to_vec).collect();
     let next = AtomicUsize::new(0);
-    let total = Mutex::new(Report { programs: b.count, ..Report::default() });
+    let total = Mutex::new(Report { programs: indices.len(), ..Report::default() });
     std::thread::scope(|s| {
         for _ in 0..b.threads.max(1) {
             s.spawn(|| {
@@ -160,6 +174,7 @@ fn merge(into: &mut Report, r: Report) {
     into.too_deep += r.too_deep;
     into.compared += r.compared;
     into.large += r.large;
+    into.wide += r.wide;
     into.faulted += r.faulted;
     into.steps += r.steps;
     into.lockstep_programs += r.lockstep_programs;
@@ -190,7 +205,7 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
             }
         }
     }
-    for bits in [8, 16] {
+    for bits in [8, 16, 32] {
         let group: Vec<&Case> = cases.iter().filter(|k| k.prog.bits == bits).collect();
         if group.is_empty() {
             continue;
@@ -224,6 +239,7 @@ fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &m
     }
     r.compared += 1;
     r.large += usize::from(case.image.config.n == 2048);
+    r.wide += usize::from(case.prog.bits == 32);
     r.steps += steps;
     r.faulted += usize::from(matches!(want.end, End::Fault { .. }));
     if let Some(d) = got.diff(want) {

@@ -4,7 +4,7 @@
 //! `halted` or `fault LINE MESSAGE`); what it prints goes to stdout.
 
 use super::outcome::{End, Outcome};
-use super::program::Program;
+use super::program::{CTy, Program};
 use super::text::{render, Dialect};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -20,6 +20,7 @@ pub fn available() -> bool {
 
 /// The helpers every program uses: N-bit words, wrapping, and our machine's faults.
 fn prelude(bits: u32) -> String {
+    let wide = if bits == 32 { WIDE } else { "" };
     format!(
         r#"#include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +41,25 @@ static void assert_(int c, int line) {{ if (!c) fault_("assertion failed", line)
 static int abs_(int a) {{ return W(a < 0 ? -a : a); }}
 static int min_(int a, int b) {{ return a < b ? a : b; }}
 static int max_(int a, int b) {{ return a > b ? a : b; }}
-"#
+{wide}"#
     )
 }
+
+/// On 32-bit words (`text`'s module comment): `/` and `%` in the operands' common
+/// type, faulting on 0 like ours, and `MIN / -1` (which x86 traps on) wrapping
+/// to MIN with remainder 0, as on our machine. `DIV_SET_` is `lv /= r`. The `C`
+/// forms are for constant initializers, whose divisors are never 0.
+const WIDE: &str = r#"#define DIV_(a, b, line) ({ __typeof__((a) + (b)) a_ = (a), b_ = (b); \
+    if (b_ == 0) fault_("division by zero", line); \
+    (__typeof__(a_))-1 < 0 && b_ == -1 ? (__typeof__(a_))(0u - (unsigned)a_) : a_ / b_; })
+#define REM_(a, b, line) ({ __typeof__((a) + (b)) a_ = (a), b_ = (b); \
+    if (b_ == 0) fault_("division by zero", line); \
+    (__typeof__(a_))-1 < 0 && b_ == -1 ? 0 : a_ % b_; })
+#define DIV_SET_(lv, r, line) ({ __typeof__(&(lv)) p_ = &(lv); *p_ = DIV_(*p_, r, line); })
+#define REM_SET_(lv, r, line) ({ __typeof__(&(lv)) p_ = &(lv); *p_ = REM_(*p_, r, line); })
+#define CDIV_(a, b) ((__typeof__((a) + (b)))-1 < 0 && (b) == -1 ? (__typeof__((a) + (b)))(0u - (unsigned)(a)) : (a) / (b))
+#define CREM_(a, b) ((__typeof__((a) + (b)))-1 < 0 && (b) == -1 ? 0 : (a) % (b))
+"#;
 
 /// gcc's text of one program, its lines numbered as in ours, and its runner `p<k>_run`.
 fn program_text(k: usize, p: &Program) -> String {
@@ -52,9 +69,11 @@ fn program_text(k: usize, p: &Program) -> String {
     let _ = writeln!(s, "static void {prefix}dump(void) {{");
     for g in &p.globals {
         let n = g.len.unwrap_or(1);
+        // Each element as our machine holds it: its value in a signed word.
+        let ty = if g.ty == CTy::Int { "word" } else { g.ty.gcc() };
         let _ = writeln!(
             s,
-            "    fputs(\"{0}\", stderr); for (int i = 0; i < {n}; i++) fprintf(stderr, \" %d\", ((word *)&{prefix}{0})[i]); fputc('\\n', stderr);",
+            "    fputs(\"{0}\", stderr); for (int i = 0; i < {n}; i++) fprintf(stderr, \" %d\", (int)(({ty} *)&{prefix}{0})[i]); fputc('\\n', stderr);",
             g.name
         );
     }

@@ -35,12 +35,20 @@ pub struct Features {
     pub pointers: bool,
     /// `printf` and `putchar`.
     pub output: bool,
+    /// 32-bit words with C's integer types: typed variables, casts, suffixed constants.
+    pub types: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
 pub fn program(seed: u64, avoid_known: bool, features: Features) -> Program {
     let mut rng = Rng::new(seed);
-    let bits = if rng.chance(1, 4) { 16 } else { 8 };
+    let bits = if features.types && rng.chance(1, 3) {
+        32
+    } else if rng.chance(1, 4) {
+        16
+    } else {
+        8
+    };
     let mut g = Gen {
         rng,
         bits,
@@ -142,6 +150,20 @@ impl Gen {
         Program { bits: self.bits, defines: std::mem::take(&mut self.defines), globals, funcs, prototypes }
     }
 
+    /// Whether this program has C's integer types (32-bit words only: on 8 and 16
+    /// bits our types are clipped to the word, which gcc cannot build).
+    fn typed(&self) -> bool {
+        self.features.types && self.bits == 32
+    }
+
+    /// A declaration's type: `int` half the time, any other integer type otherwise.
+    fn ty(&mut self) -> CTy {
+        if !self.typed() || self.rng.chance(1, 2) {
+            return CTy::Int;
+        }
+        self.rng.pick(&CTy::ALL)
+    }
+
     fn name(&mut self, prefix: &str) -> String {
         self.fresh += 1;
         format!("{prefix}{}", self.fresh)
@@ -161,14 +183,16 @@ impl Gen {
         let char = self.features.chars && self.rng.chance(1, 4);
         if char && len.is_some() && len_macro.is_none() && self.rng.chance(1, 2) {
             let (name, len, text) = self.string_array();
+            let ty = if self.typed() { CTy::Char } else { CTy::Int };
             self.scopes.declare(Var {
                 name: name.clone(),
                 len: Some(len),
                 writable: false,
                 global: true,
                 deref: false,
+                ty,
             });
-            return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text) };
+            return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text), ty };
         }
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let n = len.unwrap_or(1);
@@ -179,8 +203,9 @@ impl Gen {
                 self.const_expr(depth)
             })
             .collect();
-        self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true, deref: false });
-        Global { name, len, len_macro, init, char, string: None }
+        let ty = self.ty();
+        self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true, deref: false, ty });
+        Global { name, len, len_macro, init, char, string: None, ty }
     }
 
     fn function(&mut self, main: bool) -> Func {
@@ -204,7 +229,7 @@ impl Gen {
                 _ => None,
             };
             let deref = p.kind == Kind::Pointer;
-            self.scopes.declare(Var { name: p.name.clone(), len, writable: true, global: false, deref });
+            self.scopes.declare(Var { name: p.name.clone(), len, writable: true, global: false, deref, ty: CTy::Int });
         }
         self.aliases = self.aliases_of(&params);
         self.cur = Acc { mult: 1, ..Acc::default() };
@@ -240,7 +265,7 @@ impl Gen {
     /// caller may pass for one (`pointee`) is a writable global of its shape
     /// or another parameter's object.
     fn aliases_of(&self, params: &[Param]) -> Aliases {
-        let globals = self.scopes.visible().into_iter().filter(|v| v.global && v.writable);
+        let globals = self.scopes.visible().into_iter().filter(|v| v.global && v.writable && v.ty == CTy::Int);
         let objects: Vec<Object> = globals
             .map(|v| Object {
                 name: &v.name,
@@ -266,13 +291,27 @@ impl Gen {
         self.returns_int = self.rng.chance(4, 5);
         self.scopes.push();
         let depth = self.name("d");
-        self.scopes.declare(Var { name: depth.clone(), len: None, writable: false, global: false, deref: false });
+        self.scopes.declare(Var {
+            name: depth.clone(),
+            len: None,
+            writable: false,
+            global: false,
+            deref: false,
+            ty: CTy::Int,
+        });
         let params: Vec<Param> = std::iter::once(depth.clone())
             .chain((0..self.rng.below(3)).map(|_| self.name("p")))
             .map(|name| Param { name, kind: Kind::Int })
             .collect();
         for p in &params[1..] {
-            self.scopes.declare(Var { name: p.name.clone(), len: None, writable: true, global: false, deref: false });
+            self.scopes.declare(Var {
+                name: p.name.clone(),
+                len: None,
+                writable: true,
+                global: false,
+                deref: false,
+                ty: CTy::Int,
+            });
         }
         self.cur = Acc { mult: 1, ..Acc::default() };
         // No loops, and only calls to loop-free functions: the activations multiply.
@@ -297,8 +336,16 @@ impl Gen {
                     writable: true,
                     global: false,
                     deref: false,
+                    ty: CTy::Int,
                 });
-                Stmt::Decl(vec![Local { name: local, len: None, init: vec![call], char: false, string: None }])
+                Stmt::Decl(vec![Local {
+                    name: local,
+                    len: None,
+                    init: vec![call],
+                    char: false,
+                    string: None,
+                    ty: CTy::Int,
+                }])
             } else {
                 Stmt::Expr(call)
             });
@@ -493,25 +540,34 @@ impl Gen {
     /// `int …;` with one to three declarators, each seeing the ones before it.
     fn decl(&mut self, arrays: bool) -> Stmt {
         let n = if self.rng.chance(1, 4) { 2 + self.rng.below(2) } else { 1 };
-        let locals =
-            (0..n).map(|_| if arrays && self.rng.chance(1, 2) { self.local_array() } else { self.local() }).collect();
+        let ty = self.ty();
+        let locals = (0..n)
+            .map(|_| if arrays && self.rng.chance(1, 2) { self.local_array(ty) } else { self.local(ty) })
+            .collect();
         Stmt::Decl(locals)
     }
 
-    fn local(&mut self) -> Local {
+    fn local(&mut self, ty: CTy) -> Local {
         let init = vec![self.full_expr()];
         let name = self.local_name("x", &init);
-        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false, deref: false });
-        Local { name, len: None, init, char: false, string: None }
+        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false, deref: false, ty });
+        Local { name, len: None, init, char: false, string: None, ty }
     }
 
-    fn local_array(&mut self) -> Local {
+    fn local_array(&mut self, ty: CTy) -> Local {
         let len = 1 + self.rng.below(6);
         let mut cx = self.cx();
         let init: Vec<Expr> = (0..1 + self.rng.below(len)).map(|_| self.expr(&mut cx, 2)).collect();
         let name = self.local_name("b", &init);
-        self.scopes.declare(Var { name: name.clone(), len: Some(len), writable: true, global: false, deref: false });
-        Local { name, len: Some(len), init, char: false, string: None }
+        self.scopes.declare(Var {
+            name: name.clone(),
+            len: Some(len),
+            writable: true,
+            global: false,
+            deref: false,
+            ty,
+        });
+        Local { name, len: Some(len), init, char: false, string: None, ty }
     }
 
     fn for_loop(&mut self, depth: u32) -> Stmt {
@@ -520,12 +576,26 @@ impl Gen {
         if self.rng.chance(1, 3) {
             // Any bounds, any comparison: a guard stops it (the counter may even wrap).
             let g = Guard { var: self.name("k"), bound: n.max(1) as i64 };
-            self.scopes.declare(Var { name: g.var.clone(), len: None, writable: false, global: false, deref: false });
+            self.scopes.declare(Var {
+                name: g.var.clone(),
+                len: None,
+                writable: false,
+                global: false,
+                deref: false,
+                ty: CTy::Int,
+            });
             let from = self.full_expr();
             let cmp = self.rng.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Ne]);
             let step = self.rng.pick(&[1, 1, 2, 3, -1, -1, -2]);
             self.scopes.push();
-            self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
+            self.scopes.declare(Var {
+                name: var.clone(),
+                len: None,
+                writable: false,
+                global: false,
+                deref: false,
+                ty: CTy::Int,
+            });
             let to = self.full_expr();
             let body = self.loop_body(g.bound as u64, depth);
             self.scopes.pop();
@@ -551,7 +621,14 @@ impl Gen {
             (false, false) => (BinOp::Ge, last - slack, -step),
         };
         self.scopes.push();
-        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
+        self.scopes.declare(Var {
+            name: var.clone(),
+            len: None,
+            writable: false,
+            global: false,
+            deref: false,
+            ty: CTy::Int,
+        });
         let body = self.loop_body(n, depth);
         self.scopes.pop();
         let (from, to) = (Expr::Num(from, Lit::Dec), Expr::Num(to, Lit::Dec));
@@ -561,7 +638,14 @@ impl Gen {
     fn while_loop(&mut self, depth: u32) -> Stmt {
         let bound = self.trips().max(1) as i64;
         let var = self.name("k");
-        self.scopes.declare(Var { name: var.clone(), len: None, writable: false, global: false, deref: false });
+        self.scopes.declare(Var {
+            name: var.clone(),
+            len: None,
+            writable: false,
+            global: false,
+            deref: false,
+            ty: CTy::Int,
+        });
         let cond = self.full_expr();
         let body = self.loop_body(bound as u64, depth);
         Stmt::While { guard: Guard { var, bound }, cond, body, do_while: self.rng.chance(1, 2) }

@@ -15,13 +15,20 @@ use std::sync::OnceLock;
 pub fn features() -> Features {
     static FOUND: OnceLock<Features> = OnceLock::new();
     *FOUND.get_or_init(|| {
-        let ok = |src: &str| compile(src, Config::preset("compact").expect("a preset")).program.is_some();
+        let on = |preset: &str, src: &str| {
+            Config::preset(preset).is_ok_and(|c| compile(src, c).program.is_some())
+        };
+        let ok = |src: &str| on("compact", src);
         Features {
             chars: ok("char c = 'a';\nchar s[3] = \"ab\";\nint main() { char d = c; return s[0] + d; }\n"),
             switch: ok("int main() { int x = 1; switch (x) { case 1: { x = 2; break; } default: { x = 3; } } return x; }\n"),
             recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
             pointers: ok("int a[3];\nvoid f(int *p, int v[]) { *p = v[1]; }\nint main() { int x = 0; f(&x, a); f(&x, a + 1); return x; }\n"),
             output: ok("int main() { printf(\"<%-3d%02x%u%c>\\n\", 1, 2, 3, 65); putchar(10); return 0; }\n"),
+            types: on(
+                "compact32",
+                "unsigned char c = 200;\nlong l = -5L;\nint main() { short s = (short)70000; unsigned long u = 7ul; return c + s + (int)l + 3u + u; }\n",
+            ),
         }
     })
 }
@@ -36,7 +43,11 @@ pub enum Rejected {
 
 /// Compiles for N-bit words on the 512-column preset, or on the largest one if it does not fit.
 pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
-    let presets: &[&str] = if bits == 8 { &["compact", "large"] } else { &["compact16", "large16"] };
+    let presets: &[&str] = match bits {
+        8 => &["compact", "large"],
+        16 => &["compact16", "large16"],
+        _ => &["compact32", "default32", "large32"],
+    };
     let mut last = String::new();
     for name in presets {
         let out = compile(text, Config::preset(name).expect("a preset"));

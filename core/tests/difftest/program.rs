@@ -123,6 +123,52 @@ impl UnOp {
     }
 }
 
+/// A C integer type, on the 32-bit machines (ILP32: `long` is 32 bits). gcc's
+/// text (x86-64, where `long` has 64) spells `long` as `int`: the same width,
+/// so the same values under every conversion the generator can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CTy {
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+}
+
+impl CTy {
+    pub const ALL: [CTy; 9] =
+        [CTy::Char, CTy::SChar, CTy::UChar, CTy::Short, CTy::UShort, CTy::Int, CTy::UInt, CTy::Long, CTy::ULong];
+
+    /// How our text spells it (several spellings, chosen by `variant`).
+    pub fn ours(self, variant: usize) -> &'static str {
+        let names: &[&str] = match self {
+            CTy::Char => &["char"],
+            CTy::SChar => &["signed char"],
+            CTy::UChar => &["unsigned char"],
+            CTy::Short => &["short", "short int", "signed short"],
+            CTy::UShort => &["unsigned short", "unsigned short int"],
+            CTy::Int => &["int", "signed", "signed int"],
+            CTy::UInt => &["unsigned", "unsigned int"],
+            CTy::Long => &["long", "long int", "signed long"],
+            CTy::ULong => &["unsigned long", "unsigned long int"],
+        };
+        names[variant % names.len()]
+    }
+
+    /// How gcc's text spells it: ILP32's `long` is x86-64's `int`.
+    pub fn gcc(self) -> &'static str {
+        match self {
+            CTy::Long => "int",
+            CTy::ULong => "unsigned",
+            t => t.ours(0),
+        }
+    }
+}
+
 /// How a literal is spelled in our text (gcc's text always spells the value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lit {
@@ -132,6 +178,9 @@ pub enum Lit {
     Oct,
     /// A character literal; only for values that have one.
     Char,
+    /// Decimal with a suffix (`u`, `L`, `ul` …; 32-bit words only): with `u`, the
+    /// value's 32-bit pattern, an `unsigned` constant. gcc's text drops the `l`.
+    Suffix(&'static str),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +228,8 @@ pub enum Expr {
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `(e)`: parentheses our text keeps even where precedence does not need them.
     Paren(Box<Expr>),
+    /// `(T)e` (32-bit words only).
+    Cast(CTy, Box<Expr>),
 }
 
 /// A loop that cannot run away: `guard` counts iterations up to `bound`.
@@ -198,6 +249,8 @@ pub struct Local {
     /// Declared `char` (an N-bit word like `int` on our machine).
     pub char: bool,
     pub string: Option<String>,
+    /// Its C type (`int` but on 32-bit words; a declaration's first declarator's type is all of theirs).
+    pub ty: CTy,
 }
 
 /// `case label:` (or `default:` without one) and its statements, in braces.
@@ -265,6 +318,7 @@ pub struct Global {
     pub char: bool,
     /// A `char` array's string initializer.
     pub string: Option<String>,
+    pub ty: CTy,
 }
 
 /// How a parameter is passed.
@@ -312,7 +366,7 @@ impl Expr {
             }
             Expr::Index(_, i) => vec![i],
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
-            Expr::Unary(_, a) | Expr::Paren(a) | Expr::IncDec { target: a, .. } => vec![a],
+            Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) | Expr::IncDec { target: a, .. } => vec![a],
             Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => vec![a, b],
             Expr::Cond(c, a, b) => vec![c, a, b],
         }

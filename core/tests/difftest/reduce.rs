@@ -145,7 +145,7 @@ impl Mutator {
             Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {}
             Expr::Index(_, i) => self.expr(i),
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
-            Expr::Unary(_, a) | Expr::Paren(a) => self.expr(a),
+            Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => self.expr(a),
             Expr::IncDec { target, .. } => self.expr(target),
             Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => {
                 self.expr(a);
@@ -181,7 +181,7 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         Expr::Var(_) | Expr::Index(..) | Expr::Deref(_) => vec![zero, one],
         Expr::AddrOf(_) | Expr::Offset(..) => vec![],
         Expr::Call(_, args) | Expr::Builtin(_, args) => [zero, one].into_iter().chain(args.iter().cloned()).collect(),
-        Expr::Unary(_, a) | Expr::Paren(a) => vec![zero, one, (**a).clone()],
+        Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => vec![zero, one, (**a).clone()],
         Expr::Binary(_, a, b) | Expr::Cond(_, a, b) => vec![zero, one, (**a).clone(), (**b).clone()],
         Expr::Assign(_, t, r) => vec![zero, (**r).clone(), Expr::Assign(None, t.clone(), r.clone()), (**t).clone()],
         Expr::IncDec { target, .. } => vec![zero, (**target).clone()],

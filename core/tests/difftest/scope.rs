@@ -18,6 +18,8 @@ pub struct Var {
     pub global: bool,
     /// A pointer parameter: the variable is `*name`.
     pub deref: bool,
+    /// Only an `int` can be passed to an `int *` or `int []` parameter.
+    pub ty: super::program::CTy,
 }
 
 /// A function's summary, for calling it safely.

@@ -8,6 +8,11 @@
 //!   `W(…)`, division and `assert` through helpers that report our machine's
 //!   faults with `__LINE__`. `gcc::prelude` defines the helpers; a `#line 1`
 //!   before the program makes `__LINE__` count our text's lines.
+//!
+//! On 32-bit words both texts have C's integer types (gcc's with ILP32's `long`
+//! spelled `int`): nothing is wrapped by `W` (`-fwrapv` wraps `int`, and a cast
+//! to `int` would change an `unsigned` operation's type), and division goes
+//! through typed macros that also define `INT_MIN / -1` (x86 traps on it).
 
 use super::program::*;
 
@@ -23,7 +28,11 @@ pub enum Dialect<'a> {
 pub fn render(p: &Program, d: Dialect) -> String {
     let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0, constant: false };
     for (name, v, lit) in &p.defines {
-        let value = if w.gcc() { format!("({v})") } else { w.literal(*v, *lit) };
+        let value = match (w.gcc(), lit) {
+            (true, Lit::Suffix(_)) => format!("({})", w.literal(*v, *lit)),
+            (true, _) => format!("({})", w.num(*v)),
+            (false, _) => w.literal(*v, *lit),
+        };
         let t = format!("#define {} {value}", w.name(name));
         w.line(&t);
     }
@@ -73,6 +82,20 @@ impl Writer<'_> {
         }
     }
 
+    /// A declaration's type: `int` (gcc's `word`), or a C integer type on 32 bits.
+    fn ty(&self, t: CTy) -> &'static str {
+        match (t, self.gcc()) {
+            (CTy::Int, _) => self.int(),
+            (t, true) => t.gcc(),
+            (t, false) => t.ours(self.lines),
+        }
+    }
+
+    /// On 32-bit words, operations keep C's types (see the module's comment).
+    fn wide(&self) -> bool {
+        self.bits == 32
+    }
+
     fn line(&mut self, text: &str) {
         self.lines += 1;
         self.out.push_str(&"    ".repeat(self.indent));
@@ -91,7 +114,7 @@ impl Writer<'_> {
     }
 
     fn global(&mut self, g: &Global) {
-        let mut s = format!("{} {}", self.int(), self.name(&g.name));
+        let mut s = format!("{} {}", self.ty(g.ty), self.name(&g.name));
         match (&g.len_macro, g.len) {
             (Some(m), _) => s += &format!("[{}]", self.name(m)),
             (None, Some(n)) => s += &format!("[{n}]"),
@@ -156,7 +179,7 @@ impl Writer<'_> {
                     })
                     .collect();
                 // One declaration has one type: the first declarator's.
-                let t = format!("{} {};", self.int(), each.join(", "));
+                let t = format!("{} {};", self.ty(locals[0].ty), each.join(", "));
                 self.line(&t);
             }
             Stmt::Expr(e) => {
@@ -357,13 +380,17 @@ impl Writer<'_> {
                 format!("{} ? {} : {}", self.expr_at(c, 4), self.expr_at(a, 2), self.expr_at(b, 3))
             }
             Expr::Paren(x) => format!("({})", self.expr(x)),
+            Expr::Cast(t, x) => format!("({}){}", t.ours(self.lines), self.expr_at(x, 14)),
         }
     }
 
     fn literal(&self, v: i64, lit: Lit) -> String {
         let pattern = v & ((1i64 << self.bits) - 1);
         match lit {
-            Lit::Dec => v.to_string(),
+            Lit::Dec => self.num(v),
+            Lit::Suffix(sfx) if sfx.contains(['u', 'U']) => format!("{pattern}{}", self.suffix(sfx)),
+            Lit::Suffix(sfx) if v == -(1 << 31) => format!("(-2147483647{0} - 1{0})", self.suffix(sfx)),
+            Lit::Suffix(sfx) => format!("{v}{}", self.suffix(sfx)),
             // A pattern with the sign bit set is an `unsigned` constant in C: cast to the word,
             // it is the negative value the generator means.
             Lit::Hex if v < 0 => format!("(({})0x{pattern:X})", self.int()),
@@ -382,10 +409,34 @@ impl Writer<'_> {
         }
     }
 
+    /// A suffix as the dialect spells it: gcc's (LP64) `long` is wider than ours, and it
+    /// holds no value ours cannot, so gcc's text drops the `l` (`ul` stays unsigned).
+    fn suffix(&self, sfx: &str) -> String {
+        if self.gcc() {
+            sfx.replace(['l', 'L'], "")
+        } else {
+            sfx.to_string()
+        }
+    }
+
+    /// A decimal value; `INT_MIN` on 32 bits as `(-2147483647 - 1)`, since `2147483648`
+    /// is no `int` (and a `long` of 64 bits in gcc's text).
+    fn num(&self, v: i64) -> String {
+        if self.bits == 32 && v == -(1 << 31) {
+            "(-2147483647 - 1)".to_string()
+        } else if v < 0 && self.gcc() {
+            format!("({v})")
+        } else {
+            v.to_string()
+        }
+    }
+
     /// A `printf` argument: gcc's `%u`/`%x` read the N-bit word as unsigned (ours always do).
     fn print_arg(&self, letter: char, e: &Expr) -> String {
         let v = self.expr(e);
-        if self.gcc() && matches!(letter, 'u' | 'x' | 'X') {
+        if self.gcc() && self.wide() && matches!(letter, 'u' | 'x' | 'X') {
+            format!("(unsigned)({v})")
+        } else if self.gcc() && matches!(letter, 'u' | 'x' | 'X') {
             format!("(unsigned)(({v}) & {})", (1u64 << self.bits) - 1)
         } else {
             v
@@ -395,7 +446,9 @@ impl Writer<'_> {
     fn gcc_expr(&self, e: &Expr) -> String {
         let x = |e: &Expr| self.gcc_expr(e);
         match e {
-            Expr::Num(v, _) => num(*v),
+            Expr::Num(v, Lit::Suffix(sfx)) => format!("({})", self.literal(*v, Lit::Suffix(sfx))),
+            Expr::Num(v, _) => self.num(*v),
+            Expr::Cast(t, a) => format!("(({}){})", t.gcc(), x(a)),
             Expr::Macro(n, _) | Expr::Var(n) => self.name(n),
             Expr::Deref(n) => format!("(*{})", self.name(n)),
             Expr::AddrOf(n) => format!("(&{})", self.name(n)),
@@ -403,16 +456,25 @@ impl Writer<'_> {
             Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
             Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
-            Expr::Unary(UnOp::Neg, a) => format!("W(-{})", x(a)),
+            Expr::Unary(UnOp::Neg, a) if !self.wide() => format!("W(-{})", x(a)),
             Expr::Unary(op, a) => format!("({}{})", op.symbol(), x(a)),
+            Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) if self.constant && self.wide() => {
+                format!("C{}_({}, {})", op_macro(*op), x(a), x(b))
+            }
+            Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) if self.wide() => {
+                format!("{}_({}, {}, __LINE__)", op_macro(*op), x(a), x(b))
+            }
             Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) if self.constant => {
                 format!("W({} {} {})", x(a), op.symbol(), x(b))
             }
             Expr::Binary(BinOp::Div, a, b) => format!("div_({}, {}, __LINE__)", x(a), x(b)),
             Expr::Binary(BinOp::Rem, a, b) => format!("rem_({}, {}, __LINE__)", x(a), x(b)),
-            Expr::Binary(op, a, b) if op.wraps() => format!("W({} {} {})", x(a), op.symbol(), x(b)),
+            Expr::Binary(op, a, b) if op.wraps() && !self.wide() => format!("W({} {} {})", x(a), op.symbol(), x(b)),
             Expr::Binary(op, a, b) => format!("({} {} {})", x(a), op.symbol(), x(b)),
             // `word` storage wraps stores; only the divisor needs the zero check.
+            Expr::Assign(Some(op @ (BinOp::Div | BinOp::Rem)), lv, rhs) if self.wide() => {
+                format!("{}_SET_({}, {}, __LINE__)", op_macro(*op), x(lv), x(rhs))
+            }
             Expr::Assign(Some(op @ (BinOp::Div | BinOp::Rem)), lv, rhs) => {
                 format!("({} {}= nonzero_({}, __LINE__))", x(lv), op.symbol(), x(rhs))
             }
@@ -433,12 +495,12 @@ impl Writer<'_> {
     }
 }
 
-/// A number as an operand: negative ones in parentheses.
-fn num(v: i64) -> String {
-    if v < 0 {
-        format!("({v})")
+/// The name of gcc's macro for `/` or `%` on 32-bit words (`gcc::prelude`).
+fn op_macro(op: BinOp) -> &'static str {
+    if op == BinOp::Div {
+        "DIV"
     } else {
-        v.to_string()
+        "REM"
     }
 }
 
@@ -446,6 +508,7 @@ fn num(v: i64) -> String {
 fn ours_prec(e: &Expr) -> u8 {
     match e {
         Expr::Num(v, Lit::Dec) if *v < 0 => 14,
+        Expr::Num(v, Lit::Suffix(s)) if *v < 0 && !s.contains(['u', 'U']) => 14,
         Expr::Num(..)
         | Expr::Macro(..)
         | Expr::Var(_)
@@ -454,7 +517,7 @@ fn ours_prec(e: &Expr) -> u8 {
         | Expr::Builtin(..)
         | Expr::Paren(_) => 16,
         Expr::IncDec { post: true, .. } => 15,
-        Expr::IncDec { .. } | Expr::Unary(..) | Expr::Deref(_) | Expr::AddrOf(_) => 14,
+        Expr::IncDec { .. } | Expr::Unary(..) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Cast(..) => 14,
         Expr::Offset(..) => BinOp::Add.prec(),
         Expr::Binary(op, ..) => op.prec(),
         Expr::Cond(..) => 3,

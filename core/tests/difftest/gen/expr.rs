@@ -107,10 +107,14 @@ impl Gen {
                 Expr::Cond(Box::new(c), Box::new(a), Box::new(self.expr(cx, d)))
             }
             13 => match self.rng.pick(&[Builtin::Abs, Builtin::Min, Builtin::Max]) {
-                Builtin::Abs => Expr::Builtin(Builtin::Abs, vec![self.expr(cx, d)]),
+                Builtin::Abs => {
+                    let x = self.expr(cx, d);
+                    Expr::Builtin(Builtin::Abs, vec![self.int_arg(x)])
+                }
                 b => {
                     let x = self.expr(cx, d);
-                    Expr::Builtin(b, vec![x, self.expr(cx, d)])
+                    let y = self.expr(cx, d);
+                    Expr::Builtin(b, vec![self.int_arg(x), self.int_arg(y)])
                 }
             },
             14..=15 => self.call(cx, d, false).unwrap_or_else(|| self.binary(cx, d)),
@@ -138,7 +142,21 @@ impl Gen {
                 None => self.binary(cx, d),
             },
             18 => Expr::Paren(Box::new(self.expr(cx, d))),
+            19 if self.typed() => {
+                let t = self.rng.pick(&CTy::ALL);
+                Expr::Cast(t, Box::new(self.expr(cx, d)))
+            }
             _ => self.binary(cx, d),
+        }
+    }
+
+    /// A builtin's argument: `abs`, `min` and `max` take `int`s (gcc's helpers do),
+    /// so on typed programs each argument is cast to one.
+    fn int_arg(&self, x: Expr) -> Expr {
+        if self.typed() {
+            Expr::Cast(CTy::Int, Box::new(x))
+        } else {
+            x
         }
     }
 
@@ -289,6 +307,7 @@ impl Gen {
         let fits = |v: &&&Var| {
             v.writable
                 && !v.deref
+                && v.ty == CTy::Int
                 && match k {
                     Kind::Int => false,
                     Kind::Pointer => v.len.is_none(),
@@ -379,6 +398,7 @@ impl Gen {
         match self.rng.below(20) {
             0..=1 => Lit::Hex,
             2 => Lit::Oct,
+            4..=5 if self.typed() => Lit::Suffix(self.rng.pick(&["u", "U", "l", "L", "ul", "UL", "lu", "LU"])),
             3 if (32..=126).contains(&v) || [0, 9, 10].contains(&v) => Lit::Char,
             _ => Lit::Dec,
         }
