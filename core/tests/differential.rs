@@ -53,9 +53,25 @@ fn the_comparison_sees_a_wrong_width() {
     let sum =
         Expr::Assign(None, Box::new(Expr::Var("g".into())), Box::new(Expr::Binary(BinOp::Add, hundred(), hundred())));
     let main = Func { name: "main".into(), params: vec![], returns_int: false, body: vec![Stmt::Expr(sum)] };
-    let g =
-        Global { name: "g".into(), len: None, len_macro: None, init: vec![], char: false, string: None, ty: CTy::Int };
-    let p = Program { bits: 8, defines: vec![], globals: vec![g], funcs: vec![main], prototypes: false };
+    let g = Global {
+        name: "g".into(),
+        len: None,
+        len_macro: None,
+        init: vec![],
+        char: false,
+        string: None,
+        ty: CTy::Int,
+        alias: None,
+    };
+    let p = Program {
+        bits: 8,
+        defines: vec![],
+        enums: vec![],
+        typedefs: vec![],
+        globals: vec![g],
+        funcs: vec![main],
+        prototypes: false,
+    };
     let dir = campaign::scratch("width");
     let (ours, gcc8) = campaign::outcomes(&p, &dir).unwrap();
     assert_eq!(ours.globals, [("g".to_string(), vec![-56])]);
@@ -96,7 +112,15 @@ fn the_comparison_sees_a_wrong_type() {
         ty,
     };
     let globals = vec![global("g", CTy::UInt, vec![Expr::Num(-7, Lit::Dec)]), global("h", CTy::Int, vec![])];
-    let p = Program { bits: 32, defines: vec![], globals, funcs: vec![main], prototypes: false };
+    let p = Program {
+        bits: 32,
+        defines: vec![],
+        enums: vec![],
+        typedefs: vec![],
+        globals,
+        funcs: vec![main],
+        prototypes: false,
+    };
     let dir = campaign::scratch("types");
     let (ours, gcc) = campaign::outcomes(&p, &dir).unwrap();
     assert_eq!(ours.globals, [("g".to_string(), vec![-2147483608]), ("h".to_string(), vec![-2147483648])]);

@@ -37,6 +37,16 @@ pub struct Features {
     pub output: bool,
     /// 32-bit words with C's integer types: typed variables, casts, suffixed constants.
     pub types: bool,
+    /// `enum` declarations, their enumerators used as constants.
+    pub enums: bool,
+    /// `typedef` names for the types of declarations.
+    pub typedefs: bool,
+    /// `static` locals (one object across calls).
+    pub statics: bool,
+    /// The comma operator.
+    pub comma: bool,
+    /// `goto` forward over a block.
+    pub goto: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
@@ -60,8 +70,11 @@ pub fn program(seed: u64, avoid_known: bool, features: Features) -> Program {
         mult: 1,
         loops: 0,
         returns_int: false,
+        in_plain_function: false,
         avoid_known,
         defines: Vec::new(),
+        enumerators: Vec::new(),
+        typedefs: Vec::new(),
         features,
         breakable: 0,
     };
@@ -83,9 +96,14 @@ struct Gen {
     /// Enclosing loops (`break` and `continue` need one).
     loops: u32,
     returns_int: bool,
+    /// Writing a function that is not recursive (only these get `static` locals).
+    in_plain_function: bool,
     avoid_known: bool,
     /// The program's `#define`s: name, value, spelling.
     defines: Vec<(String, i64, Lit)>,
+    /// Every enumerator of the program's `enum`s: name and value.
+    enumerators: Vec<(String, i64)>,
+    typedefs: Vec<(String, CTy)>,
     features: Features,
     /// Enclosing `switch`es (`break` needs a loop or one of them).
     breakable: u32,
@@ -139,6 +157,19 @@ impl Gen {
                 (self.name("K"), v, lit)
             })
             .collect();
+        let enums = if self.features.enums && self.rng.chance(1, 2) {
+            (0..1 + self.rng.below(2)).map(|_| self.enum_decl()).collect()
+        } else {
+            vec![]
+        };
+        if self.features.typedefs && self.rng.chance(1, 2) {
+            self.typedefs = (0..1 + self.rng.below(3))
+                .map(|_| {
+                    let t = if self.typed() { self.rng.pick(&CTy::ALL) } else { CTy::Int };
+                    (self.name("T"), t)
+                })
+                .collect();
+        }
         let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
         let mut funcs = Vec::new();
         for _ in 0..self.rng.below(5) {
@@ -147,7 +178,37 @@ impl Gen {
         }
         funcs.push(self.function(true));
         let prototypes = self.features.recursion && self.rng.chance(1, 2);
-        Program { bits: self.bits, defines: std::mem::take(&mut self.defines), globals, funcs, prototypes }
+        Program {
+            bits: self.bits,
+            defines: std::mem::take(&mut self.defines),
+            enums,
+            typedefs: std::mem::take(&mut self.typedefs),
+            globals,
+            funcs,
+            prototypes,
+        }
+    }
+
+    /// `enum { A = v, B, C = w };`: one to four enumerators, each explicit or the
+    /// previous one plus one (while that stays an N-bit `int`).
+    fn enum_decl(&mut self) -> Vec<Enumerator> {
+        let max = (1i64 << (self.bits - 1)) - 1;
+        let mut out: Vec<Enumerator> = Vec::new();
+        for _ in 0..1 + self.rng.below(4) {
+            let next = out.last().map_or(0, |e| e.value + 1);
+            let explicit = next > max || self.rng.chance(1, 2);
+            let value = if explicit { self.value() } else { next };
+            let name = self.name("E");
+            self.enumerators.push((name.clone(), value));
+            out.push(Enumerator { name, value, explicit });
+        }
+        out
+    }
+
+    /// A `typedef` name for `t`, sometimes, if the program has one.
+    fn alias(&mut self, t: CTy) -> Option<String> {
+        let names: Vec<String> = self.typedefs.iter().filter(|d| d.1 == t).map(|d| d.0.clone()).collect();
+        (!names.is_empty() && self.rng.chance(1, 2)).then(|| names[self.rng.below(names.len())].clone())
     }
 
     /// Whether this program has C's integer types (32-bit words only: on 8 and 16
@@ -192,7 +253,7 @@ impl Gen {
                 deref: false,
                 ty,
             });
-            return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text), ty };
+            return Global { name, len: Some(len), len_macro, init: vec![], char, string: Some(text), ty, alias: None };
         }
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let n = len.unwrap_or(1);
@@ -204,12 +265,14 @@ impl Gen {
             })
             .collect();
         let ty = self.ty();
+        let alias = self.alias(ty);
         self.scopes.declare(Var { name: name.clone(), len, writable: true, global: true, deref: false, ty });
-        Global { name, len, len_macro, init, char, string: None, ty }
+        Global { name, len, len_macro, init, char, string: None, ty, alias }
     }
 
     fn function(&mut self, main: bool) -> Func {
         let name = if main { "main".to_string() } else { self.name("f") };
+        self.in_plain_function = true;
         let arity = if main { 0 } else { self.rng.below(4) };
         self.returns_int = self.rng.chance(if main { 3 } else { 4 }, if main { 4 } else { 5 });
         self.scopes.push();
@@ -288,6 +351,7 @@ impl Gen {
     /// calls itself once or twice with `d - 1` (at most 15 activations).
     fn recursive_function(&mut self) -> Func {
         let name = self.name("f");
+        self.in_plain_function = false;
         self.returns_int = self.rng.chance(4, 5);
         self.scopes.push();
         let depth = self.name("d");
@@ -345,6 +409,7 @@ impl Gen {
                     char: false,
                     string: None,
                     ty: CTy::Int,
+                    alias: None,
                 }])
             } else {
                 Stmt::Expr(call)
@@ -406,6 +471,15 @@ impl Gen {
         if self.breakable > 0 && self.loops == 0 && self.rng.chance(1, 10) {
             return self.guarded(Stmt::Break);
         }
+        if self.features.statics && self.in_plain_function && self.rng.chance(1, 14) {
+            return self.static_local();
+        }
+        if nested && self.features.goto && self.rng.chance(1, 16) {
+            let cond = self.full_expr();
+            let n = 1 + self.rng.below(3);
+            let skipped = self.block(n, depth - 1);
+            return Stmt::Goto { cond, skipped, label: self.name("L") };
+        }
         match self.rng.below(100) {
             0..=11 => self.decl(false),
             12..=15 => self.decl(true),
@@ -439,6 +513,17 @@ impl Gen {
             95..=97 if self.features.output => self.print(),
             _ => self.assign_stmt(),
         }
+    }
+
+    /// `static T s = constant;`: like a global of its function (a call writes it,
+    /// so two calls are never unordered in one expression), visible in its block.
+    fn static_local(&mut self) -> Stmt {
+        let ty = self.ty();
+        let init = if self.rng.chance(1, 4) { vec![] } else { vec![self.const_expr(2)] };
+        let name = self.name("s");
+        self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: true, deref: false, ty });
+        let alias = self.alias(ty);
+        Stmt::Static(Local { name, len: None, init, char: false, string: None, ty, alias })
     }
 
     /// `switch` with up to five arms (distinct labels, maybe a `default` anywhere),
@@ -541,9 +626,10 @@ impl Gen {
     fn decl(&mut self, arrays: bool) -> Stmt {
         let n = if self.rng.chance(1, 4) { 2 + self.rng.below(2) } else { 1 };
         let ty = self.ty();
-        let locals = (0..n)
+        let mut locals: Vec<Local> = (0..n)
             .map(|_| if arrays && self.rng.chance(1, 2) { self.local_array(ty) } else { self.local(ty) })
             .collect();
+        locals[0].alias = self.alias(ty);
         Stmt::Decl(locals)
     }
 
@@ -551,7 +637,7 @@ impl Gen {
         let init = vec![self.full_expr()];
         let name = self.local_name("x", &init);
         self.scopes.declare(Var { name: name.clone(), len: None, writable: true, global: false, deref: false, ty });
-        Local { name, len: None, init, char: false, string: None, ty }
+        Local { name, len: None, init, char: false, string: None, ty, alias: None }
     }
 
     fn local_array(&mut self, ty: CTy) -> Local {
@@ -567,7 +653,7 @@ impl Gen {
             deref: false,
             ty,
         });
-        Local { name, len: Some(len), init, char: false, string: None, ty }
+        Local { name, len: Some(len), init, char: false, string: None, ty, alias: None }
     }
 
     fn for_loop(&mut self, depth: u32) -> Stmt {

@@ -25,6 +25,11 @@ pub fn features() -> Features {
             recursion: ok("int f(int d) { if (d <= 0) { return 0; } int x = f(d - 1); return x + 1; }\nint main() { return f(2); }\n"),
             pointers: ok("int a[3];\nvoid f(int *p, int v[]) { *p = v[1]; }\nint main() { int x = 0; f(&x, a); f(&x, a + 1); return x; }\n"),
             output: ok("int main() { printf(\"<%-3d%02x%u%c>\\n\", 1, 2, 3, 65); putchar(10); return 0; }\n"),
+            enums: ok("enum { A = 3, B, C = -2 };\nint main() { return A + B + C; }\n"),
+            typedefs: ok("typedef int T;\nT g = 1;\nint main() { T x = g; return x; }\n"),
+            statics: ok("int f() { static int s = 2; s++; return s; }\nint main() { f(); return f(); }\n"),
+            comma: ok("int main() { int x = 1; x = (x++, x + 1); return x; }\n"),
+            goto: ok("int main() { int x = 1; if (x) goto done; { x = 2; } done:; return x; }\n"),
             types: on(
                 "compact32",
                 "unsigned char c = 200;\nlong l = -5L;\nint main() { short s = (short)70000; unsigned long u = 7ul; return c + s + (int)l + 3u + u; }\n",

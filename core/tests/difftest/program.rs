@@ -230,6 +230,8 @@ pub enum Expr {
     Paren(Box<Expr>),
     /// `(T)e` (32-bit words only).
     Cast(CTy, Box<Expr>),
+    /// `a, b`: the comma operator (its operands are kept apart like any other's).
+    Comma(Box<Expr>, Box<Expr>),
 }
 
 /// A loop that cannot run away: `guard` counts iterations up to `bound`.
@@ -251,6 +253,8 @@ pub struct Local {
     pub string: Option<String>,
     /// Its C type (`int` but on 32-bit words; a declaration's first declarator's type is all of theirs).
     pub ty: CTy,
+    /// A `typedef` name our text spells the type with.
+    pub alias: Option<String>,
 }
 
 /// `case label:` (or `default:` without one) and its statements, in braces.
@@ -295,6 +299,14 @@ pub enum Stmt {
     Switch(Expr, Vec<Arm>),
     /// `printf("…", args…)`: each argument printed by its conversion, between literal text.
     Printf(Vec<Conv>, Vec<Expr>),
+    /// `static T name = constant;` in a function: one object for every call.
+    Static(Local),
+    /// `if (cond) goto label; { skipped } label: ;`: a forward jump over a block.
+    Goto {
+        cond: Expr,
+        skipped: Vec<Stmt>,
+        label: String,
+    },
     /// `putchar(e)`.
     Putchar(Expr),
 }
@@ -319,6 +331,7 @@ pub struct Global {
     /// A `char` array's string initializer.
     pub string: Option<String>,
     pub ty: CTy,
+    pub alias: Option<String>,
 }
 
 /// How a parameter is passed.
@@ -345,12 +358,25 @@ pub struct Func {
     pub body: Vec<Stmt>,
 }
 
+/// One enumerator of an `enum`: its name, value, and whether our text spells the
+/// value (otherwise it is the previous one's plus one, or 0 first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumerator {
+    pub name: String,
+    pub value: i64,
+    pub explicit: bool,
+}
+
 /// A whole program; `funcs` ends with `main`, and a function calls only earlier ones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub bits: u32,
     /// `#define NAME value` lines at the top.
     pub defines: Vec<(String, i64, Lit)>,
+    /// `enum { … };` declarations, after the defines (gcc's text spells every value).
+    pub enums: Vec<Vec<Enumerator>>,
+    /// `typedef T name;` declarations, after the enums.
+    pub typedefs: Vec<(String, CTy)>,
     pub globals: Vec<Global>,
     pub funcs: Vec<Func>,
     /// Declare every function before the first definition (mutual recursion needs it).
@@ -367,7 +393,7 @@ impl Expr {
             Expr::Index(_, i) => vec![i],
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
             Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) | Expr::IncDec { target: a, .. } => vec![a],
-            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => vec![a, b],
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) => vec![a, b],
             Expr::Cond(c, a, b) => vec![c, a, b],
         }
     }
@@ -392,6 +418,8 @@ impl Stmt {
     pub fn parts(&self) -> (Vec<&Expr>, Vec<&[Stmt]>) {
         match self {
             Stmt::Decl(locals) => (locals.iter().flat_map(|l| &l.init).collect(), vec![]),
+            Stmt::Static(l) => (l.init.iter().collect(), vec![]),
+            Stmt::Goto { cond, skipped, .. } => (vec![cond], vec![skipped]),
             Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => (vec![e], vec![]),
             Stmt::Printf(_, args) => (args.iter().collect(), vec![]),
             Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),

@@ -94,6 +94,11 @@ impl Mutator {
             Stmt::Decl(locals) => locals.iter_mut().flat_map(|l| &mut l.init).for_each(|e| self.expr(e)),
             Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => self.expr(e),
             Stmt::Printf(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
+            Stmt::Static(l) => l.init.iter_mut().for_each(|e| self.expr(e)),
+            Stmt::Goto { cond, skipped, .. } => {
+                self.expr(cond);
+                self.stmts(skipped);
+            }
             Stmt::If(c, a, b) => {
                 self.expr(c);
                 self.stmts(a);
@@ -147,7 +152,7 @@ impl Mutator {
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => self.expr(a),
             Expr::IncDec { target, .. } => self.expr(target),
-            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) => {
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) => {
                 self.expr(a);
                 self.expr(b);
             }
@@ -164,7 +169,9 @@ impl Mutator {
 fn unwraps(s: &Stmt) -> Vec<Vec<Stmt>> {
     match s {
         Stmt::If(_, a, b) => [Some(a.clone()), b.clone()].into_iter().flatten().collect(),
-        Stmt::Block(a) | Stmt::For { body: a, .. } | Stmt::While { body: a, .. } => vec![a.clone()],
+        Stmt::Block(a) | Stmt::For { body: a, .. } | Stmt::While { body: a, .. } | Stmt::Goto { skipped: a, .. } => {
+            vec![a.clone()]
+        }
         Stmt::Switch(_, arms) => arms.iter().map(|a| a.body.clone()).collect(),
         _ => vec![],
     }
@@ -182,7 +189,9 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         Expr::AddrOf(_) | Expr::Offset(..) => vec![],
         Expr::Call(_, args) | Expr::Builtin(_, args) => [zero, one].into_iter().chain(args.iter().cloned()).collect(),
         Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => vec![zero, one, (**a).clone()],
-        Expr::Binary(_, a, b) | Expr::Cond(_, a, b) => vec![zero, one, (**a).clone(), (**b).clone()],
+        Expr::Binary(_, a, b) | Expr::Cond(_, a, b) | Expr::Comma(a, b) => {
+            vec![zero, one, (**a).clone(), (**b).clone()]
+        }
         Expr::Assign(_, t, r) => vec![zero, (**r).clone(), Expr::Assign(None, t.clone(), r.clone()), (**t).clone()],
         Expr::IncDec { target, .. } => vec![zero, (**target).clone()],
     }

@@ -36,6 +36,13 @@ pub fn render(p: &Program, d: Dialect) -> String {
         let t = format!("#define {} {value}", w.name(name));
         w.line(&t);
     }
+    for e in &p.enums {
+        w.enum_decl(e);
+    }
+    for (name, t) in &p.typedefs {
+        let t = format!("typedef {} {};", w.ty(*t, None), w.name(name));
+        w.line(&t);
+    }
     for g in &p.globals {
         w.global(g);
     }
@@ -82,13 +89,29 @@ impl Writer<'_> {
         }
     }
 
-    /// A declaration's type: `int` (gcc's `word`), or a C integer type on 32 bits.
-    fn ty(&self, t: CTy) -> &'static str {
-        match (t, self.gcc()) {
-            (CTy::Int, _) => self.int(),
-            (t, true) => t.gcc(),
-            (t, false) => t.ours(self.lines),
+    /// A declaration's type: `int` (gcc's `word`), or a C integer type on 32 bits;
+    /// spelled by its `typedef` name where it has one.
+    fn ty(&self, t: CTy, alias: Option<&String>) -> String {
+        match (t, self.gcc(), alias) {
+            (_, _, Some(a)) => self.name(a),
+            (CTy::Int, _, _) => self.int().to_string(),
+            (t, true, _) => t.gcc().to_string(),
+            (t, false, _) => t.ours(self.lines).to_string(),
         }
+    }
+
+    /// `enum { A = 1, B, C = -3 };` (gcc's text spells every value).
+    fn enum_decl(&mut self, e: &[Enumerator]) {
+        let items: Vec<String> = e
+            .iter()
+            .map(|x| match (x.explicit || self.gcc(), self.gcc()) {
+                (true, true) => format!("{} = {}", self.name(&x.name), self.num(x.value)),
+                (true, false) => format!("{} = {}", x.name, self.num(x.value)),
+                (false, _) => x.name.clone(),
+            })
+            .collect();
+        let t = format!("enum {{ {} }};", items.join(", "));
+        self.line(&t);
     }
 
     /// On 32-bit words, operations keep C's types (see the module's comment).
@@ -114,7 +137,7 @@ impl Writer<'_> {
     }
 
     fn global(&mut self, g: &Global) {
-        let mut s = format!("{} {}", self.ty(g.ty), self.name(&g.name));
+        let mut s = format!("{} {}", self.ty(g.ty, g.alias.as_ref()), self.name(&g.name));
         match (&g.len_macro, g.len) {
             (Some(m), _) => s += &format!("[{}]", self.name(m)),
             (None, Some(n)) => s += &format!("[{n}]"),
@@ -179,8 +202,25 @@ impl Writer<'_> {
                     })
                     .collect();
                 // One declaration has one type: the first declarator's.
-                let t = format!("{} {};", self.ty(locals[0].ty), each.join(", "));
+                let t = format!("{} {};", self.ty(locals[0].ty, locals[0].alias.as_ref()), each.join(", "));
                 self.line(&t);
+            }
+            Stmt::Static(l) => {
+                // A constant initializer, as a global's.
+                self.constant = true;
+                let init = l.init.first().map(|e| format!(" = {}", self.expr(e))).unwrap_or_default();
+                self.constant = false;
+                let t = format!("static {} {}{init};", self.ty(l.ty, l.alias.as_ref()), self.name(&l.name));
+                self.line(&t);
+            }
+            Stmt::Goto { cond, skipped, label } => {
+                let l = self.name(label);
+                let t = format!("if ({}) goto {l};", self.expr(cond));
+                self.line(&t);
+                self.line("{");
+                self.body(skipped);
+                self.line("}");
+                self.line(&format!("{l}:;"));
             }
             Stmt::Expr(e) => {
                 let t = format!("{};", self.expr(e));
@@ -381,6 +421,7 @@ impl Writer<'_> {
             }
             Expr::Paren(x) => format!("({})", self.expr(x)),
             Expr::Cast(t, x) => format!("({}){}", t.ours(self.lines), self.expr_at(x, 14)),
+            Expr::Comma(a, b) => format!("{}, {}", self.expr_at(a, 1), self.expr_at(b, 2)),
         }
     }
 
@@ -449,6 +490,7 @@ impl Writer<'_> {
             Expr::Num(v, Lit::Suffix(sfx)) => format!("({})", self.literal(*v, Lit::Suffix(sfx))),
             Expr::Num(v, _) => self.num(*v),
             Expr::Cast(t, a) => format!("(({}){})", t.gcc(), x(a)),
+            Expr::Comma(a, b) => format!("({}, {})", x(a), x(b)),
             Expr::Macro(n, _) | Expr::Var(n) => self.name(n),
             Expr::Deref(n) => format!("(*{})", self.name(n)),
             Expr::AddrOf(n) => format!("(&{})", self.name(n)),
@@ -522,5 +564,6 @@ fn ours_prec(e: &Expr) -> u8 {
         Expr::Binary(op, ..) => op.prec(),
         Expr::Cond(..) => 3,
         Expr::Assign(..) => 2,
+        Expr::Comma(..) => 1,
     }
 }

@@ -141,6 +141,10 @@ impl Gen {
                 }
                 None => self.binary(cx, d),
             },
+            18 if self.features.comma && self.rng.chance(1, 3) => {
+                let a = self.expr(cx, d);
+                Expr::Comma(Box::new(a), Box::new(self.expr(cx, d)))
+            }
             18 => Expr::Paren(Box::new(self.expr(cx, d))),
             19 if self.typed() => {
                 let t = self.rng.pick(&CTy::ALL);
@@ -387,6 +391,10 @@ impl Gen {
     pub(super) fn literal(&mut self) -> Expr {
         if !self.defines.is_empty() && self.rng.chance(1, 8) {
             let (name, v, _) = self.defines[self.rng.below(self.defines.len())].clone();
+            return Expr::Macro(name, v);
+        }
+        if !self.enumerators.is_empty() && self.rng.chance(1, 6) {
+            let (name, v) = self.enumerators[self.rng.below(self.enumerators.len())].clone();
             return Expr::Macro(name, v);
         }
         let v = self.value();
