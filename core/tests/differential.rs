@@ -110,6 +110,7 @@ fn the_comparison_sees_a_wrong_type() {
         char: false,
         string: None,
         ty,
+        alias: None,
     };
     let globals = vec![global("g", CTy::UInt, vec![Expr::Num(-7, Lit::Dec)]), global("h", CTy::Int, vec![])];
     let p = Program {
