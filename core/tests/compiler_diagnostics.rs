@@ -145,8 +145,8 @@ fn unsupported_c() {
               |
             5 |     int *p = malloc(4);
               |              ^^^^^^^^^
-              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
-              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
+              = note: there is no heap: the library is listed in the Help panel (BUILTINS.md)
+              = hint: use fixed-size arrays
 
             error: `goto` is unsupported: use loops with `break` and `continue`
              --> prog.c:6:5
@@ -352,13 +352,12 @@ fn no_library_and_no_labels() {
             3 | again:
               | ^^^^^
 
-            error: undefined function `scanf`
-             --> prog.c:4:5
+            error: scanf's format must be a string literal
+             --> prog.c:4:11
               |
             4 |     scanf(x);
-              |     ^^^^^^^^
-              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
-              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
+              |           ^
+              = hint: scanf's conversions are %d, %u, %x, %c and %s, each with an optional width (`%3d`, `%9s`); spaces in the format skip white space, other characters must match, `%%` matches `%`
         "#]],
     );
 }
@@ -544,6 +543,52 @@ fn preprocessor_errors_are_located() {
             10 | #if 1
                | ^^^
                = hint: close it with `#endif`
+        "#]],
+    );
+}
+
+#[test]
+fn scanf_needs_stdio_and_a_pointer_per_conversion() {
+    check(
+        "int main() {\n    int n;\n    scanf(\"%d\", &n);\n}\n",
+        expect![[r#"
+            error: undefined function `scanf`
+             --> prog.c:3:5
+              |
+            3 |     scanf("%d", &n);
+              |     ^^^^^^^^^^^^^^^
+              = hint: `scanf` is in <stdio.h>: add `#include <stdio.h>`
+        "#]],
+    );
+    check(
+        "#include <stdio.h>\nint main() {\n    int n;\n    char c;\n    scanf(\"%d %d\", &c, n);\n    scanf(\"%d\");\n    scanf(\"%5f\", &n);\n}\n",
+        expect![[r#"
+            error: scanf's argument for this conversion is `char *` but `int *` is expected
+             --> prog.c:5:20
+              |
+            5 |     scanf("%d %d", &c, n);
+              |                    ^^
+
+            error: scanf's argument for this conversion is `int` but `int *` is expected
+             --> prog.c:5:24
+              |
+            5 |     scanf("%d %d", &c, n);
+              |                        ^
+              = hint: take an address with `&x`, or pass an array by its name
+
+            error: scanf's format has 1 conversion but 0 arguments follow
+             --> prog.c:6:5
+              |
+            6 |     scanf("%d");
+              |     ^^^^^^^^^^^
+              = hint: pass one pointer per conversion: `scanf("%d", &n)`
+
+            error: `%f` is not a conversion scanf supports here
+             --> prog.c:7:11
+              |
+            7 |     scanf("%5f", &n);
+              |           ^^^^^
+              = hint: scanf's conversions are %d, %u, %x, %c and %s, each with an optional width (`%3d`, `%9s`); spaces in the format skip white space, other characters must match, `%%` matches `%`
         "#]],
     );
 }

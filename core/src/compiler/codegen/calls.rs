@@ -134,6 +134,7 @@ impl Gen<'_> {
                 let z = self.konst(0);
                 self.op2(Opcode::Add, z, z);
             }
+            Builtin::InputNext => self.advance_input(),
             _ => {}
         }
     }
@@ -149,6 +150,7 @@ impl Gen<'_> {
                 self.op2(Opcode::Sub, t, dst);
                 self.op2(Opcode::Cmov, dst, t);
             }
+            (Builtin::Getchar | Builtin::InputPeek, []) => self.read_input(dst, b == Builtin::Getchar),
             (Builtin::Min | Builtin::Max, [x, y]) => {
                 let keep = self.label();
                 self.into(dst, x);

@@ -20,7 +20,7 @@ pub const PREDEFINED: &str = "the compiler";
 /// The text of a header, by the name in `#include <name>`, for a machine with `word`-bit words.
 pub fn text(name: &str, word: u32) -> Option<String> {
     Some(match name {
-        "stdio.h" => STDIO.to_string(),
+        "stdio.h" => format!("{STDIO}{}#endif\n", super::library::SCANF),
         "stdlib.h" => STDLIB.to_string(),
         "stddef.h" => STDDEF.to_string(),
         "stdbool.h" => STDBOOL.to_string(),
@@ -105,12 +105,13 @@ pub fn predefined(config: Config) -> String {
 const STDIO: &str = "\
 #ifndef _STDIO_H
 #define _STDIO_H
-/* Output goes to the Console. printf(format, ...) is a builtin whose format is a string literal. */
+/* Output goes to the Console, input comes from the Input box (loom run --input).
+   printf(format, ...) and scanf(format, ...) are builtins whose format is a string literal. */
 #define EOF (-1)
 #define NULL 0
 int putchar(int c);
 int puts(char *s);
-#endif
+int getchar(void);
 ";
 
 const STDLIB: &str = "\
