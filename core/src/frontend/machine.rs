@@ -155,6 +155,13 @@ impl Machine {
         self.input.set_text(text);
     }
 
+    /// A copy of a machine on the interpreter (its output and input too), to run ahead of
+    /// it; `None` for a transformer (megabytes: use [`Machine::snapshot`]).
+    pub fn interp_copy(&self) -> Option<Machine> {
+        let Engines::Interp(m) = &self.engine else { return None };
+        Some(Machine { engine: Engines::Interp(m.clone()), output: self.output.clone(), input: self.input.clone() })
+    }
+
     pub fn kind(&self) -> EngineKind {
         match &self.engine {
             Engines::Interp(_) => EngineKind::Interp,
