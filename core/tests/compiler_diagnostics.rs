@@ -275,14 +275,14 @@ fn array_larger_than_memory() {
 #[test]
 fn output_mistakes_are_located() {
     check(
-        "#include <stdio.h>\n#include <string.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
+        "#include <stdio.h>\n#include <math.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
         expect![[r#"
-            error: the header `string.h` does not exist here
+            error: the header `math.h` does not exist here
              --> prog.c:2:10
               |
-            2 | #include <string.h>
-              |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
+            2 | #include <math.h>
+              |          ^^^^^^^^
+              = note: the playground's headers: assert.h, ctype.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, string.h, iso646.h
 
             error: the conversion `%q` is unsupported
              --> prog.c:6:12
@@ -497,14 +497,14 @@ fn errors_inside_a_macro_point_at_its_use() {
 #[test]
 fn preprocessor_errors_are_located() {
     check(
-        "#include <string.h>\n#define F(a, b) a\nint x = F(1);\n#if 1 / 0\n#endif\n#ifdef\n#endif\n#error this build needs 32-bit words\nint main() {\n#if 1\n}\n",
+        "#include <math.h>\n#define F(a, b) a\nint x = F(1);\n#if 1 / 0\n#endif\n#ifdef\n#endif\n#error this build needs 32-bit words\nint main() {\n#if 1\n}\n",
         expect![[r#"
-            error: the header `string.h` does not exist here
+            error: the header `math.h` does not exist here
              --> prog.c:1:10
               |
-            1 | #include <string.h>
-              |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
+            1 | #include <math.h>
+              |          ^^^^^^^^
+              = note: the playground's headers: assert.h, ctype.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, string.h, iso646.h
 
             error: macro `F` takes 2 argument(s) but 1 were given
              --> prog.c:3:9

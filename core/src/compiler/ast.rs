@@ -83,6 +83,8 @@ pub enum Builtin {
     InputPeek,
     /// `__input_next()`: consumes the byte `__input_peek` sees.
     InputNext,
+    /// `exit(status)`: ends the program (a HALT) wherever it is called.
+    Exit,
 }
 
 impl Builtin {
@@ -99,6 +101,7 @@ impl Builtin {
             "getchar" => Builtin::Getchar,
             "__input_peek" => Builtin::InputPeek,
             "__input_next" => Builtin::InputNext,
+            "exit" => Builtin::Exit,
             _ => return None,
         })
     }
@@ -107,7 +110,7 @@ impl Builtin {
     /// checker reads by what they print.
     pub fn arity(self) -> Option<usize> {
         match self {
-            Builtin::Abs | Builtin::Assert => Some(1),
+            Builtin::Abs | Builtin::Assert | Builtin::Exit => Some(1),
             Builtin::Min | Builtin::Max => Some(2),
             Builtin::Frame | Builtin::Getchar | Builtin::InputPeek | Builtin::InputNext => Some(0),
             Builtin::Putchar | Builtin::Puts | Builtin::Printf => None,

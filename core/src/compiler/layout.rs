@@ -127,7 +127,9 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     for v in ck.vars.iter() {
         if let Some(slot) = v.global_slot {
-            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), "global", false));
+            // The library's globals (`rand`'s state) are hidden like its locals.
+            let library = ck.unit.library.contains(&v.span);
+            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_array(), "global", library));
         }
     }
     let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);

@@ -188,7 +188,7 @@ impl Gen<'_> {
                 self.incdec(*inc, false, target, false);
             }
             ExprKind::Call(_, args) => match self.r.callee(e) {
-                Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame | Builtin::InputNext)) => {
+                Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame | Builtin::InputNext | Builtin::Exit)) => {
                     self.builtin_effect(b, args)
                 }
                 Callee::Builtin(b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf)) => self.print(b, args),
