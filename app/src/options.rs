@@ -87,6 +87,8 @@ pub struct Options {
     /// `worker=0`: the session runs in the page's own thread (time-sliced)
     /// instead of a web worker.
     pub in_page: bool,
+    /// `input=`: the text the program reads (the Input box's).
+    pub input: Option<String>,
     /// Options that were ignored, each with its reason (shown by the widget).
     pub problems: Vec<String>,
 }
@@ -174,6 +176,7 @@ impl Options {
                 self.config = Some(value.to_owned());
             }
             "engine" => self.engine = Some(EngineKind::by_name(value)?),
+            "input" => self.input = Some(value.to_owned()),
             "lesson" => self.lesson = Some(lesson::by_id(value).map_err(|e| e.to_string())?),
             // The payload of a v2 link, or a whole fragment (`v2=…`, `#src=…`).
             "state" => {

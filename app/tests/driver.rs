@@ -261,3 +261,25 @@ fn a_run_knows_its_total_from_the_interpreter_then_from_the_last_run() {
     sim.send(Command::Load { source: EXAMPLE.into(), lang: None, config: None, engine: None });
     assert_eq!(sim.driver.view().total, None);
 }
+
+/// The Input box's text is what `scanf` reads: the program that sums numbers prints their
+/// sum on the transformer, the text stays over a reset, and what was read is counted.
+#[test]
+fn the_program_reads_the_input_the_page_gives_it() {
+    let sum = "#include <stdio.h>\nint main(void) {\n    int x, sum = 0;\n    \
+               while (scanf(\"%d\", &x) == 1)\n        sum += x;\n    printf(\"sum %d\\n\", sum);\n    return 0;\n}\n";
+    let mut sim = Sim::new(sum, "compact16");
+    sim.send(Command::Compile);
+    sim.send(Command::Stdin { text: "1 2 39\n".into() });
+    sim.send(Command::Speed { steps_per_second: 0 });
+    sim.send(Command::Run);
+    sim.run_for(30.0);
+    let v = sim.driver.view();
+    assert_eq!((v.status, v.output.as_str(), v.input_read), (Status::Halted, "sum 42\n", 7), "{:?}", v.note);
+    sim.send(Command::Reset);
+    assert_eq!(sim.driver.view().input_read, 0);
+    sim.send(Command::Stdin { text: "5 -3".into() });
+    sim.send(Command::Run);
+    sim.run_for(30.0);
+    assert_eq!(sim.driver.view().output, "sum 2\n");
+}

@@ -15,6 +15,8 @@ fn every_documented_option_is_read() {
     assert_eq!((o.speed, o.step, o.theme), (Some(100), Some(5), Some(ThemeChoice::Dark)));
     assert_eq!((o.config.as_deref(), o.engine), (Some("small"), Some(EngineKind::Interp)));
     assert!(o.problems.is_empty(), "{:?}", o.problems);
+    // `input=`: the text the program reads, percent-encoded like any value.
+    assert_eq!(Options::from_query("input=3+4%0A5").input.as_deref(), Some("3 4\n5"));
 }
 
 #[test]

@@ -13,7 +13,13 @@
 //!   ([`Program::console`]); the host appends the slot's byte to an [`Output`] after each
 //!   instruction that writes it ([`Program::outputs`]). The machine does the formatting;
 //!   the host only reads what it wrote, so the console holds one character and a program
-//!   may print any amount: the host keeps the whole text.
+//!   may print any amount: the host keeps the whole text;
+//! - what the program reads is the host's [`Input`], given the same way: before an
+//!   instruction that reads the input slot ([`Program::input`], [`Program::input_reads`]) the
+//!   host writes the next unread byte there (−1, C's `EOF`, once the text is used up), and
+//!   after an instruction that writes the slot ([`Program::input_advances`]) it moves on to
+//!   the next byte. The machine does the reading (`getchar`, `scanf`'s conversions); the host
+//!   only hands it one byte at a time.
 
 use crate::engine::Engine;
 use crate::image::{Program, Symbol};
@@ -153,34 +159,108 @@ impl Output {
     }
 }
 
+/// The text a program reads, and how much of it it has consumed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Input {
+    bytes: Vec<u8>,
+    pos: usize,
+}
+
+impl Input {
+    pub fn new(text: impl Into<Vec<u8>>) -> Input {
+        Input { bytes: text.into(), pos: 0 }
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// How many bytes the program has consumed.
+    pub fn consumed(&self) -> usize {
+        self.pos
+    }
+
+    /// Puts the reading position back (a snapshot's); the text stays.
+    pub fn seek(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// Replaces the text, keeping what was consumed as consumed (the page's Input box
+    /// edited while the program is paused: its later reads see the new text).
+    pub fn set_text(&mut self, text: impl Into<Vec<u8>>) {
+        self.bytes = text.into();
+    }
+
+    /// Before the instruction `at` executes: when it reads the input slot, the host writes
+    /// the next unread byte there (−1 at the end). Called before every step the host takes.
+    pub fn before_step(&self, engine: &mut dyn Engine, at: Option<usize>) {
+        let prog = engine.program();
+        let (Some(slot), Some(k)) = (prog.input, at) else { return };
+        if engine.status() == Status::Running && prog.input_reads.binary_search(&k).is_ok() {
+            let byte = self.bytes.get(self.pos).map_or(-1, |&b| i64::from(b));
+            engine.write_slot(slot, byte);
+        }
+    }
+
+    /// After the instruction `at` executed: when it wrote the input slot, the byte is consumed.
+    pub fn after_step(&mut self, engine: &dyn Engine, at: Option<usize>) {
+        let Some(k) = at else { return };
+        if engine.program().input_advances.binary_search(&k).is_ok() && self.pos < self.bytes.len() {
+            self.pos += 1;
+        }
+    }
+}
+
 /// The instruction the PC points at (`None` once halted).
 pub fn current_instr(engine: &dyn Engine) -> Option<usize> {
     engine.pc().checked_sub(engine.program().config.instr_col(0))
 }
 
-/// [`Engine::run`] that also collects what the program prints into `out`: the run stops
-/// before each instruction that writes the console, executes it alone and reads the
-/// character, then goes on. `breaks` and the result mean what they mean for `run`.
-/// A program that prints nothing runs exactly as `run` would.
-pub fn run_printing(engine: &mut dyn Engine, max_steps: u64, breaks: Option<&[bool]>, out: &mut Output) -> Status {
-    if engine.program().outputs.is_empty() {
+/// One step with the host's part of input and output: the input byte written before an
+/// instruction that reads it, the character read after one that prints, the position moved
+/// after one that consumes.
+pub fn step_io(engine: &mut dyn Engine, out: &mut Output, input: &mut Input) -> Status {
+    let at = current_instr(engine);
+    input.before_step(engine, at);
+    let s = engine.step();
+    out.after_step(engine, at);
+    input.after_step(engine, at);
+    s
+}
+
+/// [`Engine::run`] that also gives the program its `input` and collects what it prints into
+/// `out`: the run stops before each instruction that writes the console or reads or writes
+/// the input slot, executes it alone with [`step_io`], then goes on. `breaks` and the
+/// result mean what they mean for `run`. A program without input or output runs exactly
+/// as `run` would.
+pub fn run_printing(
+    engine: &mut dyn Engine,
+    max_steps: u64,
+    breaks: Option<&[bool]>,
+    out: &mut Output,
+    input: &mut Input,
+) -> Status {
+    let prog = engine.program();
+    let mut io: Vec<usize> =
+        [&prog.outputs, &prog.input_reads, &prog.input_advances].into_iter().flatten().copied().collect();
+    if io.is_empty() {
         return engine.run(max_steps, breaks);
     }
-    let len = engine.program().code.len() + 1;
+    io.sort_unstable();
+    io.dedup();
+    let len = prog.code.len() + 1;
     let user = |k: Option<usize>| k.is_some_and(|k| breaks.is_some_and(|b| b.get(k) == Some(&true)));
     let mut stops = breaks.map_or_else(|| vec![false; len], <[bool]>::to_vec);
-    let outputs = engine.program().outputs.clone();
-    for &k in &outputs {
+    for &k in &io {
         stops[k] = true;
     }
     loop {
         let at = current_instr(engine);
-        if engine.status() == Status::Running && at.is_some_and(|k| outputs.binary_search(&k).is_ok()) {
+        if engine.status() == Status::Running && at.is_some_and(|k| io.binary_search(&k).is_ok()) {
             if engine.steps() >= max_steps {
                 return Status::Budget;
             }
-            let s = engine.step();
-            out.after_step(engine, at);
+            let s = step_io(engine, out, input);
             if s != Status::Running {
                 return s;
             }

@@ -35,6 +35,9 @@ pub struct Symbol {
 /// The console slot's name in listings, the heatmap and the variables a page hides.
 pub const CONSOLE: &str = "console";
 
+/// The input slot's name, likewise.
+pub const INPUT: &str = "input";
+
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Program {
     pub config: Config,
@@ -56,6 +59,18 @@ pub struct Program {
     /// Instruction indices (increasing) that write the console slot: after one executes,
     /// the host appends the slot's low byte to the program's output (`host::Output`).
     pub outputs: Vec<usize>,
+    /// The input: the memory slot a program reads what the host gives it through (`getchar`,
+    /// `scanf`), when it reads at all. Before an instruction of `input_reads` executes, the
+    /// host writes the next unread byte there (−1, `EOF`, at the end of the input).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<usize>,
+    /// Instruction indices (increasing) that read the input slot.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub input_reads: Vec<usize>,
+    /// Instruction indices (increasing) that write the input slot: the program has consumed
+    /// the byte it read, and the host moves on to the next.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub input_advances: Vec<usize>,
     /// What the compiler knows of each instruction and variable (empty from the assembler).
     /// Not part of any JSON contract.
     #[serde(skip)]
@@ -105,6 +120,9 @@ impl Program {
             traps: Vec::new(),
             console: None,
             outputs: Vec::new(),
+            input: None,
+            input_reads: Vec::new(),
+            input_advances: Vec::new(),
             debug: DebugInfo::default(),
         }
     }
@@ -172,6 +190,20 @@ impl Program {
         }
         if !self.outputs.is_sorted_by(|a, b| a < b) {
             return whole("the output points are not in increasing order".into());
+        }
+        if self.input.is_some_and(|c| c >= cfg.mem_slots) {
+            return whole("the input slot lies outside memory".into());
+        }
+        for (what, list) in [("input read", &self.input_reads), ("input advance", &self.input_advances)] {
+            if self.input.is_none() && !list.is_empty() {
+                return whole(format!("the program has {what} points but no input slot"));
+            }
+            if let Some(&k) = list.iter().find(|&&k| k >= self.code.len()) {
+                return whole(format!("{what} point {k} lies outside the program"));
+            }
+            if !list.is_sorted_by(|a, b| a < b) {
+                return whole(format!("the {what} points are not in increasing order"));
+            }
         }
         for t in &self.traps {
             if self.code.get(t.index) != Some(&Instr::HALT) {
@@ -265,6 +297,9 @@ impl Program {
         };
         if self.console == Some(slot) {
             return CONSOLE.to_string();
+        }
+        if self.input == Some(slot) {
+            return INPUT.to_string();
         }
         if let Some(s) = self.symbol_at(slot) {
             return if s.is_array { format!("{}[{}]", s.name, slot - s.slot) } else { s.name.clone() };

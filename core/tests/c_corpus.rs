@@ -11,18 +11,22 @@
 //! // fault: division by zero @ 7  (optional: the run must stop with this fault on line 7)
 //! // unwritten: r                 (with a fault: the variable the faulting statement assigns)
 //! // output: "x = 5\n"           (optional: what it prints, escapes as in C; default nothing)
+//! // oracle: gcc                  (optional: gcc compiles it and prints `output` too; checked when gcc is installed)
 //! ```
+//!
+//! A program that reads input has it in a sibling file, `NAME.in`: every engine (and gcc,
+//! on its standard input) reads it; without one a program reads `EOF` at once.
 //!
 //! `tests/c/regress/` holds the bugs the differential tester found (expected
 //! values from gcc); those that still fail are listed in its `KNOWN_FAILING`.
 
 use loom_core::compiler::compile;
 use loom_core::frontend::{EngineKind, Machine, DENSE_MAX_N};
-use loom_core::host::{run_printing, Output};
+use loom_core::host::{run_printing, Input, Output};
 use loom_core::machine::lockstep::lockstep;
 use loom_core::report;
 use loom_core::state::Status;
-use loom_core::{Config, Engine, Interp, Program};
+use loom_core::{Config, Engine, Program};
 use std::path::PathBuf;
 
 /// Whether an engine is fast enough for a program: its configuration, its steps on the interpreter.
@@ -51,6 +55,12 @@ struct Case {
     /// The variable the fault leaves unwritten (`report::unwritten`).
     unwritten: Option<String>,
     output: String,
+    /// What the program reads (`NAME.in`).
+    input: Vec<u8>,
+    /// The file, for gcc.
+    path: PathBuf,
+    /// `// oracle: gcc`, or an input: gcc must print `output` too.
+    gcc: bool,
 }
 
 fn header<'a>(src: &'a str, key: &str) -> Option<&'a str> {
@@ -117,7 +127,10 @@ fn cases() -> Vec<Case> {
             let output = header(&source, "output").map(parse_output).unwrap_or_default();
             let unwritten = header(&source, "unwritten").map(str::to_string);
             let name = p.strip_prefix(&root).unwrap().to_string_lossy().into();
-            Case { name, source, config, expect, fault, unwritten, output }
+            let input_file = p.with_extension("in");
+            let input = if input_file.exists() { std::fs::read(&input_file).unwrap() } else { Vec::new() };
+            let gcc = input_file.exists() || header(&source, "oracle") == Some("gcc");
+            Case { name, source, config, expect, fault, unwritten, output, input, path: p, gcc }
         })
         .collect()
 }
@@ -142,7 +155,7 @@ fn run_case(case: &Case, engine: EngineKind) -> Result<(String, u64), String> {
     let prog: Program = out.program.ok_or_else(|| format!("does not compile: {:#?}", out.diagnostics))?;
     let mut m = engine.start(&prog).map_err(|e| e.to_string())?;
     let mut output = Output::default();
-    let status = run_printing(m.as_mut(), MAX_STEPS, None, &mut output);
+    let status = run_printing(m.as_mut(), MAX_STEPS, None, &mut output, &mut Input::new(case.input.clone()));
     let engine = engine.name();
     if output.text() != case.output {
         return Err(format!("{engine}: printed {:?}, expected {:?}", output.text(), case.output));
@@ -254,8 +267,10 @@ fn corpus_runs_in_lockstep_on_the_transformer() {
             assert!(known.contains(&case.name), "{} does not compile", case.name);
             continue;
         };
-        let mut oracle = Interp::new(&prog).unwrap();
+        let mut oracle = Machine::new(EngineKind::Interp, &prog).unwrap();
+        oracle.set_input(case.input.clone());
         let mut sparse = Machine::new(EngineKind::Sparse, &prog).unwrap();
+        sparse.set_input(case.input.clone());
         match lockstep(&mut sparse, &mut oracle, LOCKSTEP_STEPS) {
             Ok(status) if !status.is_running() && sparse.output().text() != case.output => failures.push(format!(
                 "{}: the transformer printed {:?}, expected {:?}",
@@ -267,5 +282,42 @@ fn corpus_runs_in_lockstep_on_the_transformer() {
             Err(d) => failures.push(format!("{}: {d}", case.name)),
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The programs marked for it (and every program with an input) print with gcc what their
+/// `output` header says, reading the same input: the expected outputs are gcc's.
+#[test]
+fn gcc_prints_the_expected_output() {
+    let dir = std::env::temp_dir().join(format!("loom-corpus-gcc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    if std::process::Command::new("gcc").arg("--version").output().is_err() {
+        println!("skipped: gcc is not installed");
+        return;
+    }
+    let mut failures = Vec::new();
+    for case in cases().iter().filter(|c| c.gcc) {
+        let exe = dir.join(case.name.replace(['/', '.'], "_"));
+        let built = std::process::Command::new("gcc").args(["-w", "-o"]).arg(&exe).arg(&case.path).output().unwrap();
+        if !built.status.success() {
+            failures.push(format!("{}: gcc: {}", case.name, String::from_utf8_lossy(&built.stderr)));
+            continue;
+        }
+        let mut child = std::process::Command::new(&exe)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&case.input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let printed = String::from_utf8_lossy(&out.stdout);
+        if printed != case.output {
+            failures.push(format!("{}: gcc printed {printed:?}, the header says {:?}", case.name, case.output));
+        } else {
+            println!("{:24} gcc prints the expected output", case.name);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -139,8 +139,8 @@ fn unsupported_c() {
               |
             5 |     int *p = malloc(4);
               |              ^^^^^^^^^
-              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
-              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
+              = note: there is no heap: the library is listed in the Help panel (BUILTINS.md)
+              = hint: use fixed-size arrays
 
             error: the label `end` is not defined in `main`
              --> prog.c:6:5
@@ -269,14 +269,14 @@ fn array_larger_than_memory() {
 #[test]
 fn output_mistakes_are_located() {
     check(
-        "#include <stdio.h>\n#include <string.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
+        "#include <stdio.h>\n#include <math.h>\nint v[2];\nint main() {\n    int f = 3;\n    printf(\"%d %q\\n\", f);\n    printf(\"%d %d\\n\", f);\n    printf(f);\n    printf(\"%s\", f);\n    puts(\"a\", \"b\");\n    f = putchar(65);\n    printf(\"%5.2d\", f);\n    puts(v);\n}\n",
         expect![[r#"
-            error: the header `string.h` does not exist here
+            error: the header `math.h` does not exist here
              --> prog.c:2:10
               |
-            2 | #include <string.h>
-              |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
+            2 | #include <math.h>
+              |          ^^^^^^^^
+              = note: the playground's headers: assert.h, ctype.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, string.h, iso646.h
 
             error: the conversion `%q` is unsupported
              --> prog.c:6:12
@@ -340,13 +340,12 @@ fn no_library_and_no_labels() {
     check(
         "int main() {\n    int x = 0;\nagain:\n    scanf(x);\n    x = x + 1;\n}\n",
         expect![[r#"
-            error: undefined function `scanf`
-             --> prog.c:4:5
+            error: scanf's format must be a string literal
+             --> prog.c:4:11
               |
             4 |     scanf(x);
-              |     ^^^^^^^^
-              = note: there is no C library: the builtins are listed in the Help panel (BUILTINS.md)
-              = hint: use fixed-size arrays, and write small helpers such as `strlen` yourself
+              |           ^
+              = hint: scanf's conversions are %d, %u, %x, %c and %s, each with an optional width (`%3d`, `%9s`); spaces in the format skip white space, other characters must match, `%%` matches `%`
         "#]],
     );
 }
@@ -486,14 +485,14 @@ fn errors_inside_a_macro_point_at_its_use() {
 #[test]
 fn preprocessor_errors_are_located() {
     check(
-        "#include <string.h>\n#define F(a, b) a\nint x = F(1);\n#if 1 / 0\n#endif\n#ifdef\n#endif\n#error this build needs 32-bit words\nint main() {\n#if 1\n}\n",
+        "#include <math.h>\n#define F(a, b) a\nint x = F(1);\n#if 1 / 0\n#endif\n#ifdef\n#endif\n#error this build needs 32-bit words\nint main() {\n#if 1\n}\n",
         expect![[r#"
-            error: the header `string.h` does not exist here
+            error: the header `math.h` does not exist here
              --> prog.c:1:10
               |
-            1 | #include <string.h>
-              |          ^^^^^^^^^^
-              = note: the playground's headers: assert.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, iso646.h
+            1 | #include <math.h>
+              |          ^^^^^^^^
+              = note: the playground's headers: assert.h, ctype.h, limits.h, stdbool.h, stddef.h, stdint.h, stdio.h, stdlib.h, string.h, iso646.h
 
             error: macro `F` takes 2 argument(s) but 1 were given
              --> prog.c:3:9
@@ -532,6 +531,52 @@ fn preprocessor_errors_are_located() {
             10 | #if 1
                | ^^^
                = hint: close it with `#endif`
+        "#]],
+    );
+}
+
+#[test]
+fn scanf_needs_stdio_and_a_pointer_per_conversion() {
+    check(
+        "int main() {\n    int n;\n    scanf(\"%d\", &n);\n}\n",
+        expect![[r#"
+            error: undefined function `scanf`
+             --> prog.c:3:5
+              |
+            3 |     scanf("%d", &n);
+              |     ^^^^^^^^^^^^^^^
+              = hint: `scanf` is in <stdio.h>: add `#include <stdio.h>`
+        "#]],
+    );
+    check(
+        "#include <stdio.h>\nint main() {\n    int n;\n    char c;\n    scanf(\"%d %d\", &c, n);\n    scanf(\"%d\");\n    scanf(\"%5f\", &n);\n}\n",
+        expect![[r#"
+            error: scanf's argument for this conversion is `char *` but `int *` is expected
+             --> prog.c:5:20
+              |
+            5 |     scanf("%d %d", &c, n);
+              |                    ^^
+
+            error: scanf's argument for this conversion is `int` but `int *` is expected
+             --> prog.c:5:24
+              |
+            5 |     scanf("%d %d", &c, n);
+              |                        ^
+              = hint: take an address with `&x`, or pass an array by its name
+
+            error: scanf's format has 1 conversion but 0 arguments follow
+             --> prog.c:6:5
+              |
+            6 |     scanf("%d");
+              |     ^^^^^^^^^^^
+              = hint: pass one pointer per conversion: `scanf("%d", &n)`
+
+            error: `%f` is not a conversion scanf supports here
+             --> prog.c:7:11
+              |
+            7 |     scanf("%5f", &n);
+              |           ^^^^^
+              = hint: scanf's conversions are %d, %u, %x, %c and %s, each with an optional width (`%3d`, `%9s`); spaces in the format skip white space, other characters must match, `%%` matches `%`
         "#]],
     );
 }

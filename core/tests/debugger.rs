@@ -247,3 +247,25 @@ quit
     "#]]
     .assert_eq(&out);
 }
+
+/// The input is the host's, like the output: Back gives read characters back, and the
+/// replay reads them again; the shadow interpreter reads the same input as the transformer.
+#[test]
+fn going_back_over_getchar_gives_the_characters_back() {
+    let src = "#include <stdio.h>\nint main() {\n    int a = getchar();\n    int b = getchar();\n    \
+               printf(\"%c%c\", b, a);\n    return getchar();\n}\n";
+    for engine in [EngineKind::Interp, EngineKind::Sparse] {
+        let mut d = debugger(src, engine);
+        d.set_input(b"xy");
+        d.run_to_line(4);
+        assert_eq!(d.machine().input().consumed(), 1, "{engine:?}");
+        d.cont();
+        assert_eq!((d.machine().output().text(), d.machine().input().consumed()), ("yx".to_string(), 2));
+        assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
+        assert!(d.back(), "Back undoes the run to the end whole");
+        assert_eq!((d.machine().output().text(), d.machine().input().consumed()), (String::new(), 1), "{engine:?}");
+        d.cont();
+        assert_eq!(d.machine().output().text(), "yx", "{engine:?}");
+        assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
+    }
+}

@@ -57,6 +57,8 @@ fn listings_and_run_reports_of_the_corpus() {
 
         // As `loom run --json` does: the façade's machine, which also collects the output.
         let mut m = Machine::new(EngineKind::Interp, &prog).unwrap();
+        // A program that reads input has it in `NAME.in` (as `c_corpus.rs` reads it).
+        m.set_input(std::fs::read(path.with_extension("in")).unwrap_or_default());
         let status = m.run(MAX_STEPS, None);
         let report = run_report(&prog, &status, &m, m.output());
         let json = serde_json::to_string_pretty(&report).unwrap() + "\n";

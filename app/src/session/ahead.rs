@@ -8,9 +8,10 @@
 //! that runs for longer than the look-ahead may spend.
 
 use loom_core::frontend::debugger::Write;
+use loom_core::frontend::Machine;
 use loom_core::pace::Pacer;
 use loom_core::state::Status;
-use loom_core::{Engine, Interp};
+use loom_core::Engine;
 
 /// The look-ahead gives up after spending this long (an endless loop has no total).
 const GIVE_UP_MS: f64 = 2_000.0;
@@ -21,8 +22,8 @@ const GIVE_UP_STEPS: u64 = 64_000_000;
 
 #[derive(Default)]
 pub struct Ahead {
-    /// The interpreter running ahead, while it may.
-    interp: Option<Interp>,
+    /// The interpreter running ahead, while it may (a machine: it reads the program's input).
+    interp: Option<Machine>,
     pacer: Pacer,
     /// Milliseconds the look-ahead has spent.
     spent: f64,
@@ -43,12 +44,12 @@ impl Ahead {
 
     /// A run starts with the machine where `shadow` stands; `start` are the
     /// start inputs (None: the host wrote after the start, so no total holds).
-    pub fn start(&mut self, shadow: Option<&Interp>, start: Option<&[Write]>) {
+    pub fn start(&mut self, shadow: Option<&Machine>, start: Option<&[Write]>) {
         self.interp = None;
         let Some(key) = start.filter(|_| self.total(start).is_none()) else { return };
         self.key = key.to_vec();
-        self.interp = shadow.cloned();
-        self.from = self.interp.as_ref().map_or(0, Interp::steps);
+        self.interp = shadow.and_then(Machine::interp_copy);
+        self.from = self.interp.as_ref().map_or(0, Machine::steps);
         self.spent = 0.0;
         self.pacer.restart();
     }
@@ -101,9 +102,9 @@ mod tests {
     use super::*;
     use loom_core::config::Config;
 
-    fn interp(source: &str) -> Interp {
+    fn interp(source: &str) -> Machine {
         let built = loom_core::compiler::compile(source, Config::preset("small").unwrap());
-        Interp::new(built.program.as_ref().unwrap()).unwrap()
+        Machine::new(loom_core::frontend::EngineKind::Interp, built.program.as_ref().unwrap()).unwrap()
     }
 
     /// A clock that advances `ms` per reading, whatever the work between readings.

@@ -275,6 +275,7 @@ impl Driver {
                 self.session.set_breakpoints(lines);
                 return Ok(events);
             }
+            Command::Stdin { text } => self.session.set_input(text),
             Command::Input { name, value } => {
                 let written = self.session.host(|e| write_scalar(e, &name, value)).ok_or("nothing is loaded")?;
                 written.map_err(|e| e.to_string())?;

@@ -111,6 +111,8 @@ pub struct Session {
     layers: Option<Layers>,
     /// Why the last action stopped where it did, when that needs saying.
     note: Option<String>,
+    /// The text the program reads (the Input box), given to every machine loaded.
+    input: String,
 }
 
 impl Session {
@@ -132,6 +134,7 @@ impl Session {
             before_tensor: None,
             layers: None,
             note: None,
+            input: String::new(),
         }
     }
 
@@ -224,7 +227,9 @@ impl Session {
     }
 
     fn load(&mut self, prog: &Program) -> Result<(), String> {
-        self.dbg = Some(Debugger::new(self.engine, prog).map_err(|e| e.to_string())?);
+        let mut dbg = Debugger::new(self.engine, prog).map_err(|e| e.to_string())?;
+        dbg.set_input(self.input.as_bytes());
+        self.dbg = Some(dbg);
         self.note = None;
         self.before = None;
         self.before_tensor = None;
@@ -232,6 +237,16 @@ impl Session {
         // A new machine (a build, or Reset) keeps the editor's breakpoints.
         self.update_breaks();
         Ok(())
+    }
+
+    /// The text the program reads. What it read stays read; a run's known length is not
+    /// this input's.
+    pub fn set_input(&mut self, text: String) {
+        if let Some(d) = &mut self.dbg {
+            d.set_input(text.as_bytes());
+        }
+        self.input = text;
+        self.ahead.forget();
     }
 
     /// Back to the initial state of the current build (rebuilding if the source changed).

@@ -77,6 +77,11 @@ pub enum Command {
     Breakpoints {
         lines: Vec<u32>,
     },
+    /// The text the program reads (`getchar`, `scanf`): the page's Input box. What the
+    /// program already read stays read; it keeps the text over builds and resets.
+    Stdin {
+        text: String,
+    },
     /// Writes a host input: a global variable by name.
     Input {
         name: String,
@@ -345,6 +350,9 @@ pub struct View {
     pub output: String,
     /// Whether the step on display printed the last character of `output`.
     pub printed: bool,
+    /// How many bytes of the input (`stdin`) the program has read.
+    #[serde(default)]
+    pub input_read: usize,
     /// The call stack, innermost first: each activation's function, line and variables.
     pub frames: Vec<FrameView>,
     /// The tensor on display (transformers only).

@@ -246,6 +246,7 @@ impl Session {
             demo: None,
             output: self.machine().map(|m| m.output().text()).unwrap_or_default(),
             printed: self.machine().is_some_and(|m| m.output().printed_at(m.steps())),
+            input_read: self.machine().map_or(0, |m| m.input().consumed()),
             frames: self.frames(),
             tensor: self.tensor().cloned(),
             previous: self.previous_tensor().cloned(),

@@ -75,6 +75,8 @@ pub struct Client {
     next_id: StoredValue<u32>,
     /// The run speed last asked for (steps per second, 0 = as fast as possible).
     speed: StoredValue<u32>,
+    /// The Input box's text (the session has it too: `Command::Stdin`).
+    pub input: RwSignal<String>,
 }
 
 fn now() -> f64 {
@@ -101,6 +103,7 @@ impl Client {
             listeners: StoredValue::new_local(Vec::new()),
             next_id: StoredValue::new(0),
             speed: StoredValue::new(0),
+            input: RwSignal::new(String::new()),
         };
         let spawned = worker
             .and_then(|base| Remote::spawn(&base, move |m| client.heard(m), move |why| client.fall_back(why, config)));

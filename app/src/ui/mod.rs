@@ -209,6 +209,11 @@ pub fn App() -> impl IntoView {
         Some(Err(e)) => broken(e.to_string()),
         None => open(client, &draft, |_| {}),
     }
+    // `?input=`: the text the program reads, as the widget's option gives it.
+    if let Some(text) = options.input.clone() {
+        client.input.set(text.clone());
+        client.send(Command::Stdin { text });
+    }
     let handle = editor::EditorHandle::new(true);
     let actions = Actions::new(client, handle);
     let theme = keys::Theme::restore(storage::load_theme().as_deref());

@@ -82,6 +82,10 @@ pub fn mount_widget(
         });
         *slot.borrow_mut() = Some((client, opened));
         provide_context(Mount { embed: true, readonly: options.readonly, persist: false, playground });
+        if let Some(text) = options.input.clone() {
+            client.input.set(text.clone());
+            client.send(Command::Stdin { text });
+        }
         if let Some(steps_per_second) = options.speed {
             client.send(Command::Speed { steps_per_second });
         }

@@ -5,14 +5,15 @@ use loom_core::frontend::{
     build as build_source, build_auto, debugger, run_states, Compiled, Debugger, EngineKind, Lang, Machine,
 };
 use loom_core::machine::{lockstep::lockstep, weights::Weights};
-use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, interp::Interp, report, Engine};
+use loom_core::{asm, bench, compiler, config::Config, diag, export, image::Program, report, Engine};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   loom asm FILE.s [--config NAME|auto]
   loom build FILE.c [--config NAME|auto]
   loom run FILE [--engine interp|dense|sparse] [--lockstep] [--config NAME|auto] [--max-steps N] [--json]
-  loom debug FILE.c [--engine interp|dense|sparse] [--config NAME|auto]   (commands from stdin: break LINE [if EXPR],
+      [--input TEXT | --input-file F]   (what getchar and scanf read; none: they read EOF)
+  loom debug FILE.c [--engine interp|dense|sparse] [--config NAME|auto] [--input TEXT | --input-file F]   (commands from stdin: break LINE [if EXPR],
       run, continue, step, next, finish, until LINE, stepi, back, frames, print EXPR, quit)
   loom weights [--config NAME]
   loom export --config NAME --format safetensors|onnx OUT
@@ -32,6 +33,8 @@ struct Opts {
     max_steps: u64,
     json: bool,
     lockstep: bool,
+    /// What the program reads (`--input`, `--input-file`).
+    input: Vec<u8>,
 }
 
 fn parse_opts(args: &[String]) -> Result<Opts, String> {
@@ -44,7 +47,9 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
         max_steps: 10_000_000,
         json: false,
         lockstep: false,
+        input: Vec::new(),
     };
+    let mut input_given = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("{flag} needs a value"));
@@ -60,6 +65,18 @@ fn parse_opts(args: &[String]) -> Result<Opts, String> {
             }
             "--json" => opts.json = true,
             "--lockstep" => opts.lockstep = true,
+            "--input" | "--input-file" if input_given => {
+                return Err("give the input once (--input or --input-file)".into())
+            }
+            "--input" => {
+                opts.input = value("--input")?.into_bytes();
+                input_given = true;
+            }
+            "--input-file" => {
+                let f = value("--input-file")?;
+                opts.input = std::fs::read(&f).map_err(|e| format!("cannot read {f}: {e}"))?;
+                input_given = true;
+            }
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s => {
                 if file.replace(s.to_string()).is_some() {
@@ -116,13 +133,15 @@ fn build(opts: &Opts) -> Result<(), String> {
 fn run(opts: &Opts) -> Result<(), String> {
     let prog = load(opts)?;
     let mut m = Machine::new(EngineKind::by_name(&opts.engine)?, &prog).map_err(|e| e.to_string())?;
+    m.set_input(opts.input.clone());
     let status = if opts.lockstep {
         if opts.engine == EngineKind::Interp.name() {
             return Err(
                 "--lockstep compares a transformer engine with the interpreter: add --engine dense|sparse".into()
             );
         }
-        let mut oracle = Interp::new(&prog).map_err(|e| e.to_string())?;
+        let mut oracle = Machine::new(EngineKind::Interp, &prog).map_err(|e| e.to_string())?;
+        oracle.set_input(opts.input.clone());
         match lockstep(&mut m, &mut oracle, opts.max_steps) {
             Ok(s) => {
                 eprintln!("lockstep: {} agreed with the interpreter for {} steps", m.name(), m.steps());
@@ -160,6 +179,7 @@ fn run(opts: &Opts) -> Result<(), String> {
 fn debug(opts: &Opts) -> Result<(), String> {
     let (prog, _, src) = compile(opts)?;
     let mut dbg = Debugger::new(EngineKind::by_name(&opts.engine)?, &prog).map_err(|e| e.to_string())?;
+    dbg.set_input(&opts.input);
     let stdin = std::io::stdin();
     debugger::script::run(&mut dbg, &src, stdin.lock(), &mut std::io::stdout()).map_err(|e| e.to_string())
 }

@@ -76,6 +76,15 @@ pub enum Builtin {
     Puts,
     /// `printf(format, …)`: prints a literal format with its arguments converted.
     Printf,
+    /// `getchar()`: the next byte of the input, consumed (`EOF`, −1, at its end).
+    Getchar,
+    /// `__input_peek()`: the next byte of the input, left unread (the library's `scanf`
+    /// looks one character ahead, as C's does).
+    InputPeek,
+    /// `__input_next()`: consumes the byte `__input_peek` sees.
+    InputNext,
+    /// `exit(status)`: ends the program (a HALT) wherever it is called.
+    Exit,
 }
 
 impl Builtin {
@@ -89,6 +98,10 @@ impl Builtin {
             "putchar" => Builtin::Putchar,
             "puts" => Builtin::Puts,
             "printf" => Builtin::Printf,
+            "getchar" => Builtin::Getchar,
+            "__input_peek" => Builtin::InputPeek,
+            "__input_next" => Builtin::InputNext,
+            "exit" => Builtin::Exit,
             _ => return None,
         })
     }
@@ -97,15 +110,15 @@ impl Builtin {
     /// checker reads by what they print.
     pub fn arity(self) -> Option<usize> {
         match self {
-            Builtin::Abs | Builtin::Assert => Some(1),
+            Builtin::Abs | Builtin::Assert | Builtin::Exit => Some(1),
             Builtin::Min | Builtin::Max => Some(2),
-            Builtin::Frame => Some(0),
+            Builtin::Frame | Builtin::Getchar | Builtin::InputPeek | Builtin::InputNext => Some(0),
             Builtin::Putchar | Builtin::Puts | Builtin::Printf => None,
         }
     }
 
     pub fn returns_value(self) -> bool {
-        matches!(self, Builtin::Abs | Builtin::Min | Builtin::Max)
+        matches!(self, Builtin::Abs | Builtin::Min | Builtin::Max | Builtin::Getchar | Builtin::InputPeek)
     }
 }
 
@@ -329,4 +342,7 @@ pub struct Unit {
     pub funcs: Vec<Func>,
     /// How many [`NodeId`]s the parser handed out.
     pub nodes: u32,
+    /// The spans of the `#include`s: what is declared there is the library's (its locals
+    /// are hidden from the variables a front end lists).
+    pub library: Vec<Span>,
 }

@@ -9,7 +9,7 @@ use super::resolved::Resolved;
 use crate::config::Config;
 use crate::debuginfo::{At, Call, DebugInfo, Frame, Home, Scope, Site, Var};
 use crate::diag::{Diagnostic, Span};
-use crate::image::{Program, Symbol, Trap, CONSOLE};
+use crate::image::{Program, Symbol, Trap, CONSOLE, INPUT};
 use crate::isa::{Instr, Opcode};
 use std::collections::HashMap;
 
@@ -46,6 +46,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     let mut pool: Vec<Mem> = Vec::new();
     let mut recursion = false;
     let mut prints = false;
+    let mut reads = false;
     for it in &items {
         if let Item::Ins { a, b, c, .. } = it {
             for o in [a, b, c] {
@@ -57,15 +58,17 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
                     }
                     Opd::M(Mem::Reg(_)) => recursion = true,
                     Opd::M(Mem::Console) => prints = true,
+                    Opd::M(Mem::Input) => reads = true,
                     _ => {}
                 }
             }
         }
     }
     let globals = ck.data.len();
-    // The console follows the constants, when the program prints.
+    // The console follows the constants, when the program prints, then the input slot, when it reads.
     let console = globals + pool.len();
-    let regs = console + usize::from(prints);
+    let input = console + usize::from(prints);
+    let regs = input + usize::from(reads);
     let stack = regs + if recursion { REGS.len() } else { 0 };
     let slots = stack + low.stack_slots;
     if count > cfg.instr_slots() || slots > cfg.mem_slots {
@@ -77,6 +80,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
             Mem::Stack(d) => stack + d,
             Mem::Reg(r) => regs + REGS.iter().position(|&x| x == r).expect("invariant: every register is listed"),
             Mem::Console => console,
+            Mem::Input => input,
             Mem::Frame(_) | Mem::Num(_) => unreachable!("invariant: these slots are placed by code generation"),
             other => {
                 globals + pool.iter().position(|p| *p == pooled(other)).expect("invariant: every constant is pooled")
@@ -96,6 +100,12 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
             prog.debug.at.push(dbg);
             if b == Opd::M(Mem::Console) {
                 prog.outputs.push(prog.code.len());
+            }
+            if c == Opd::M(Mem::Input) {
+                prog.input_reads.push(prog.code.len());
+            }
+            if b == Opd::M(Mem::Input) {
+                prog.input_advances.push(prog.code.len());
             }
             let ins = match op {
                 Opcode::Subleq => Instr::subleq(col(a), col(b), col(c)),
@@ -117,7 +127,9 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     for v in ck.vars.iter() {
         if let Some(slot) = v.global_slot {
-            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_aggregate(), &v.scope, false));
+            // The library's globals (`rand`'s state) are hidden like its locals.
+            let library = ck.unit.library.contains(&v.span);
+            prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_aggregate(), &v.scope, library));
         }
     }
     let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);
@@ -129,7 +141,8 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         // Two locals of one function with the same name are told apart by their declaration line.
         let twins = low.locals.iter().filter(|&&(o, _)| ck.vars[o].name == v.name && ck.vars[o].scope == v.scope);
         let scope = if twins.count() > 1 { format!("{}@{}", v.scope, v.span.line) } else { v.scope.clone() };
-        prog.symbols.push(symbol(&v.name, stack + d, v.ty.words(), v.ty.is_aggregate(), &scope, false));
+        let library = ck.unit.library.contains(&v.span);
+        prog.symbols.push(symbol(&v.name, stack + d, v.ty.words(), v.ty.is_aggregate(), &scope, library));
     }
     if !pool.is_empty() {
         prog.symbols.push(symbol("$const", globals, pool.len(), true, "compiler", true));
@@ -137,6 +150,10 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     if prints {
         prog.console = Some(console);
         prog.symbols.push(symbol(CONSOLE, console, 1, false, "compiler", true));
+    }
+    if reads {
+        prog.input = Some(input);
+        prog.symbols.push(symbol(INPUT, input, 1, false, "compiler", true));
     }
     if recursion {
         // The run-time stack takes the rest of memory; `Room` counts its words (at most the

@@ -22,6 +22,7 @@ mod lexer;
 mod parser;
 mod preprocess;
 mod resolved;
+mod scan;
 
 use crate::asm;
 use crate::config::Config;
@@ -71,7 +72,8 @@ fn compile_into(
     }
     let pre = preprocess::preprocess(source, config, sink);
     *expansions = pre.expansions;
-    let unit = parser::parse(pre.tokens, config, sink);
+    let mut unit = parser::parse(pre.tokens, config, sink);
+    unit.library = pre.includes;
     let checked = checker::check(unit, config, sink)?;
     if sink.iter().any(Diagnostic::is_error) {
         return None;

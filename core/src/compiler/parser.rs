@@ -963,6 +963,14 @@ impl Parser<'_> {
                         }
                     }
                     let close = self.expect(")")?;
+                    if name == "scanf" {
+                        let Parser { nodes, sink, .. } = self;
+                        let mut fresh = || {
+                            *nodes += 1;
+                            *nodes - 1
+                        };
+                        return Ok(super::scan::lower(join(t.span, close), args, &mut fresh, sink));
+                    }
                     return Ok(self.mk(ExprKind::Call(name, args), join(t.span, close)));
                 }
                 Ok(self.mk(ExprKind::Var(name), t.span))

@@ -2,7 +2,7 @@
 //! with what a debugger needs (traced steps, snapshots, the tensor, registers).
 
 use crate::engine::Engine;
-use crate::host::{self, Output};
+use crate::host::{self, Input, Output};
 use crate::image::{LoadError, Program};
 use crate::interp::Interp;
 use crate::machine::layout::{Layout, Width};
@@ -96,19 +96,22 @@ impl Engines {
     }
 }
 
-/// A program loaded on one engine, with what it printed so far: every run and step
-/// through the machine collects the console's characters ([`host::run_printing`]).
+/// A program loaded on one engine, with what it printed so far and the input it reads:
+/// every run and step through the machine collects the console's characters and hands
+/// the program its input a byte at a time ([`host::run_printing`]).
 pub struct Machine {
     engine: Engines,
     output: Output,
+    input: Input,
 }
 
-/// A saved machine (its output included), restored with [`Machine::restore`] into the
-/// machine that took it.
+/// A saved machine (its output and how much input it consumed), restored with
+/// [`Machine::restore`] into the machine that took it.
 #[derive(Clone)]
 pub struct Snapshot {
     engine: SavedEngine,
     output: Output,
+    input_pos: usize,
 }
 
 #[derive(Clone)]
@@ -133,12 +136,30 @@ impl Machine {
             EngineKind::Sparse => Engines::Sparse(Box::new(SparseEngine::new(prog)?)),
             EngineKind::Dense => Engines::Dense(Box::new(DenseEngine::new(prog)?)),
         };
-        Ok(Machine { engine, output: Output::default() })
+        Ok(Machine { engine, output: Output::default(), input: Input::default() })
     }
 
     /// What the program printed so far.
     pub fn output(&self) -> &Output {
         &self.output
+    }
+
+    /// The program's input and how much of it it has read.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// Gives the program `text` to read (`getchar`, `scanf`). Bytes already consumed stay
+    /// consumed: set it before the run, or while paused to change what is still unread.
+    pub fn set_input(&mut self, text: impl Into<Vec<u8>>) {
+        self.input.set_text(text);
+    }
+
+    /// A copy of a machine on the interpreter (its output and input too), to run ahead of
+    /// it; `None` for a transformer (megabytes: use [`Machine::snapshot`]).
+    pub fn interp_copy(&self) -> Option<Machine> {
+        let Engines::Interp(m) = &self.engine else { return None };
+        Some(Machine { engine: Engines::Interp(m.clone()), output: self.output.clone(), input: self.input.clone() })
     }
 
     pub fn kind(&self) -> EngineKind {
@@ -165,8 +186,12 @@ impl Machine {
     /// when the engine is a transformer.
     pub fn step_traced(&mut self) -> (Status, Option<StepTrace>) {
         let at = host::current_instr(self.engine());
+        let input = std::mem::take(&mut self.input);
+        input.before_step(self.engine_mut(), at);
+        self.input = input;
         let stepped = self.step_traced_engine();
         self.output.after_step(self.engine.as_engine(), at);
+        self.input.after_step(self.engine.as_engine(), at);
         stepped
     }
 
@@ -190,7 +215,7 @@ impl Machine {
             Engines::Sparse(m) => SavedEngine::Transformer(m.save()),
             Engines::Dense(m) => SavedEngine::Transformer(m.save()),
         };
-        Snapshot { engine, output: self.output.clone() }
+        Snapshot { engine, output: self.output.clone(), input_pos: self.input.consumed() }
     }
 
     /// Puts back a snapshot this machine took (steps and status included).
@@ -202,6 +227,7 @@ impl Machine {
             _ => panic!("invariant: a snapshot is restored into the engine kind that took it"),
         }
         self.output.clone_from(&snap.output);
+        self.input.seek(snap.input_pos);
     }
 
     /// The state tensor (transformers only).
@@ -253,16 +279,16 @@ impl Engine for Machine {
     }
 
     fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
-        let mut output = std::mem::take(&mut self.output);
-        let status = host::run_printing(self.engine_mut(), max_steps, breaks, &mut output);
-        self.output = output;
+        let (mut output, mut input) = (std::mem::take(&mut self.output), std::mem::take(&mut self.input));
+        let status = host::run_printing(self.engine_mut(), max_steps, breaks, &mut output, &mut input);
+        (self.output, self.input) = (output, input);
         status
     }
 
     fn step(&mut self) -> Status {
-        let at = host::current_instr(self.engine());
-        let status = self.engine_mut().step();
-        self.output.after_step(self.engine.as_engine(), at);
+        let (mut output, mut input) = (std::mem::take(&mut self.output), std::mem::take(&mut self.input));
+        let status = host::step_io(self.engine_mut(), &mut output, &mut input);
+        (self.output, self.input) = (output, input);
         status
     }
 

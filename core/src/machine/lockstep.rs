@@ -4,7 +4,6 @@
 
 use crate::asm::format_instr;
 use crate::engine::Engine;
-use crate::interp::Interp;
 use crate::state::Status;
 use std::fmt;
 
@@ -24,7 +23,9 @@ impl fmt::Display for Divergence {
 }
 
 /// Runs both until they stop or `max_steps`; returns the final status or the first divergence.
-pub fn lockstep(engine: &mut dyn Engine, interp: &mut Interp, max_steps: u64) -> Result<Status, Divergence> {
+/// The oracle is the interpreter, or a `frontend::Machine` on the interpreter when the
+/// program reads input (each side is given the input by its own host).
+pub fn lockstep(engine: &mut dyn Engine, interp: &mut dyn Engine, max_steps: u64) -> Result<Status, Divergence> {
     let prog = interp.program().clone();
     loop {
         let pc = interp.pc();

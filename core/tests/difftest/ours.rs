@@ -4,7 +4,7 @@
 use super::gen::Features;
 use super::outcome::{End, Outcome};
 use loom_core::compiler::compile;
-use loom_core::host::{run_printing, Output};
+use loom_core::host::{run_printing, Input, Output};
 use loom_core::machine::{lockstep::lockstep, SparseEngine};
 use loom_core::state::Status;
 use loom_core::{Config, Engine, Interp, Program};
@@ -74,7 +74,7 @@ pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
 pub fn interpret(prog: &Program, max_steps: u64) -> (Outcome, u64) {
     let mut m = Interp::new(prog).expect("a compiled program loads");
     let mut out = Output::default();
-    let status = run_printing(&mut m, max_steps, None, &mut out);
+    let status = run_printing(&mut m, max_steps, None, &mut out, &mut Input::default());
     (outcome(prog, &m, &status, &out), m.steps())
 }
 
@@ -114,7 +114,7 @@ impl Engine for Printing<'_> {
         self.engine.program()
     }
     fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
-        run_printing(self.engine, max_steps, breaks, &mut self.out)
+        run_printing(self.engine, max_steps, breaks, &mut self.out, &mut Input::default())
     }
     fn status(&self) -> Status {
         self.engine.status()

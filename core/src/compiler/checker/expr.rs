@@ -361,11 +361,15 @@ impl Checker<'_> {
             args.iter().for_each(|a| {
                 self.expr(a, true);
             });
-            let mut d = Diagnostic::error(span, format!("undefined function `{name}`"));
-            if matches!(name, "scanf" | "malloc" | "calloc" | "free" | "exit" | "strlen" | "strcpy") {
+            // `scanf` stands for the steps `<stdio.h>` defines (`scan`): name it, once.
+            let shown = if name.starts_with(crate::compiler::scan::STEP_PREFIX) { "scanf" } else { name };
+            let mut d = Diagnostic::error(span, format!("undefined function `{shown}`"));
+            if let Some(header) = crate::compiler::preprocess::declaring(shown) {
+                d = d.with_hint(format!("`{shown}` is in <{header}>: add `#include <{header}>`"));
+            } else if matches!(name, "malloc" | "calloc" | "realloc" | "free") {
                 d = d
-                    .with_note("there is no C library: the builtins are listed in the Help panel (BUILTINS.md)")
-                    .with_hint("use fixed-size arrays, and write small helpers such as `strlen` yourself");
+                    .with_note("there is no heap: the library is listed in the Help panel (BUILTINS.md)")
+                    .with_hint("use fixed-size arrays");
             }
             self.sink.push(d);
             return Ty::Error;
@@ -377,7 +381,13 @@ impl Checker<'_> {
         for (k, a) in args.iter().enumerate() {
             let t = self.expr(a, true);
             if let Some(p) = params.get(k) {
-                self.assignable(p, &t, a, &format!("argument {}", k + 1));
+                // A `scanf` step's pointer is the user's argument for a conversion.
+                let what = if name.starts_with(crate::compiler::scan::STEP_PREFIX) {
+                    "scanf's argument for this conversion".to_string()
+                } else {
+                    format!("argument {}", k + 1)
+                };
+                self.assignable(p, &t, a, &what);
             }
         }
         if value && returns.is_none() {

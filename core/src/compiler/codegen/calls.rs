@@ -1,7 +1,7 @@
 //! Calls: user functions that do not recurse are inlined into fresh stack frames
 //! (recursive ones are called out of line, see `outline`); builtins expand in place.
 
-use super::{Gen, Mem, Ret};
+use super::{Gen, Mem, Opd, Ret};
 use crate::compiler::ast::*;
 use crate::isa::Opcode;
 use std::collections::HashMap;
@@ -137,6 +137,15 @@ impl Gen<'_> {
                 let z = self.konst(0);
                 self.op2(Opcode::Add, z, z);
             }
+            Builtin::InputNext => self.advance_input(),
+            Builtin::Exit => {
+                // The status is evaluated (it may have effects) but goes nowhere: the host
+                // sees a halted machine, as after `main` returns.
+                if let Some(status) = args.first() {
+                    self.effect(status);
+                }
+                self.emit(Opcode::Halt, Opd::Nil, Opd::Nil);
+            }
             _ => {}
         }
     }
@@ -152,6 +161,7 @@ impl Gen<'_> {
                 self.op2(Opcode::Sub, t, dst);
                 self.op2(Opcode::Cmov, dst, t);
             }
+            (Builtin::Getchar | Builtin::InputPeek, []) => self.read_input(dst, b == Builtin::Getchar),
             (Builtin::Min | Builtin::Max, [x, y]) => {
                 let keep = self.label();
                 self.into(dst, x);

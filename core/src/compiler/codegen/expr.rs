@@ -196,7 +196,9 @@ impl Gen<'_> {
                 self.incdec(*inc, false, target, false);
             }
             ExprKind::Call(_, args) => match self.r.callee(e) {
-                Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame)) => self.builtin_effect(b, args),
+                Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame | Builtin::InputNext | Builtin::Exit)) => {
+                    self.builtin_effect(b, args)
+                }
                 Callee::Builtin(b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf)) => self.print(b, args),
                 Callee::User(f) => {
                     let ret = self.r.unit.funcs[f].ret.is_some().then(|| self.temp());

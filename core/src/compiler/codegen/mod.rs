@@ -19,6 +19,7 @@ mod arith;
 mod calls;
 mod debug;
 mod expr;
+mod input;
 mod outline;
 mod place;
 mod print;
@@ -57,6 +58,9 @@ pub enum Mem {
     Reg(Reg),
     /// The console: the slot every printed character is written to (see `print`).
     Console,
+    /// The input: the slot the host writes the next unread byte to before an instruction
+    /// reads it; an instruction that writes it tells the host the byte is consumed (see `input`).
+    Input,
     /// Parameter `i` of the number-printing routines, before their slots are known;
     /// becomes a `Stack` slot at the end of code generation (see `print`).
     Num(usize),

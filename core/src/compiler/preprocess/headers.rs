@@ -7,12 +7,23 @@
 //! declared: its `...` has no spelling in this C, and its format is checked
 //! where it is called.
 
+use super::library;
 use crate::config::Config;
 use crate::ctypes::{self as types, IntTy};
 
 /// Every header `#include` finds.
-pub const NAMES: [&str; 8] =
-    ["assert.h", "limits.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "iso646.h"];
+pub const NAMES: [&str; 10] = [
+    "assert.h",
+    "ctype.h",
+    "limits.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "iso646.h",
+];
 
 /// The name under which the predefined macros are "included" (their origin in notes).
 pub const PREDEFINED: &str = "the compiler";
@@ -20,8 +31,10 @@ pub const PREDEFINED: &str = "the compiler";
 /// The text of a header, by the name in `#include <name>`, for a machine with `word`-bit words.
 pub fn text(name: &str, word: u32) -> Option<String> {
     Some(match name {
-        "stdio.h" => STDIO.to_string(),
-        "stdlib.h" => STDLIB.to_string(),
+        "stdio.h" => format!("{STDIO}{}#endif\n", library::SCANF),
+        "stdlib.h" => format!("{STDLIB}{}#endif\n", library::STDLIB),
+        "string.h" => format!("#ifndef _STRING_H\n#define _STRING_H\n#define NULL 0\n{}#endif\n", library::STRING),
+        "ctype.h" => format!("#ifndef _CTYPE_H\n#define _CTYPE_H\n{}#endif\n", library::CTYPE),
         "stddef.h" => STDDEF.to_string(),
         "stdbool.h" => STDBOOL.to_string(),
         "limits.h" => constants("_LIMITS_H", &LIMIT_NAMES, word),
@@ -105,12 +118,13 @@ pub fn predefined(config: Config) -> String {
 const STDIO: &str = "\
 #ifndef _STDIO_H
 #define _STDIO_H
-/* Output goes to the Console. printf(format, ...) is a builtin whose format is a string literal. */
+/* Output goes to the Console, input comes from the Input box (loom run --input).
+   printf(format, ...) and scanf(format, ...) are builtins whose format is a string literal. */
 #define EOF (-1)
 #define NULL 0
 int putchar(int c);
 int puts(char *s);
-#endif
+int getchar(void);
 ";
 
 const STDLIB: &str = "\
@@ -120,7 +134,7 @@ const STDLIB: &str = "\
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
 int abs(int x);
-#endif
+void exit(int status);
 ";
 
 /// `size_t` is one of the compiler's type names (`types::TYPEDEFS`); `ptrdiff_t` is `int` (ILP32)

@@ -13,6 +13,7 @@
 mod cond;
 mod expand;
 mod headers;
+mod library;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +24,8 @@ use crate::config::Config;
 use crate::diag::{Diagnostic, Span};
 use std::collections::HashMap;
 use std::rc::Rc;
+
+pub use library::declaring;
 
 /// A token being preprocessed: a [`Token`] with its spelling, whether space precedes it, and its hide set
 /// (the macros whose expansion produced it, which it must not expand again).
@@ -79,6 +82,9 @@ pub struct Expansion {
 pub struct Preprocessed {
     pub tokens: Vec<Token>,
     pub expansions: Vec<Expansion>,
+    /// Where each header was included: its tokens all carry this span, so a declaration
+    /// with one of these spans is the library's.
+    pub includes: Vec<Span>,
 }
 
 /// An open `#if` group.
@@ -107,6 +113,7 @@ struct Pp<'a> {
     conds: Vec<Cond>,
     out: Vec<Token>,
     expansions: Vec<Expansion>,
+    includes: Vec<Span>,
     sink: &'a mut Sink,
     /// Tokens expansions may still produce ([`MAX_EXPANDED`]).
     budget: usize,
@@ -125,6 +132,7 @@ pub fn preprocess(src: &str, config: Config, sink: &mut Sink) -> Preprocessed {
         conds: Vec::new(),
         out: Vec::new(),
         expansions: Vec::new(),
+        includes: Vec::new(),
         sink,
         budget: MAX_EXPANDED,
         too_large: false,
@@ -137,7 +145,7 @@ pub fn preprocess(src: &str, config: Config, sink: &mut Sink) -> Preprocessed {
     let eof = toks.last().map_or(Span::new(1, 1, 2), |t| t.token.span);
     pp.file(toks, None, 0);
     pp.out.push(Token { tok: Tok::Eof, span: eof });
-    Preprocessed { tokens: pp.out, expansions: pp.expansions }
+    Preprocessed { tokens: pp.out, expansions: pp.expansions, includes: pp.includes }
 }
 
 /// Adds to each diagnostic inside a macro invocation a note naming the macro (innermost first).
@@ -366,6 +374,7 @@ impl Pp<'_> {
         }
         let at = args.iter().fold(span, |s, t| join(s, t.span));
         let name: &'static str = headers::NAMES.iter().find(|n| **n == name).copied().unwrap_or("header");
+        self.includes.push(at);
         self.file(lexer::lex(&text), Some((at, name)), depth + 1);
     }
 }

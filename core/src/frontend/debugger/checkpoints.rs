@@ -6,7 +6,6 @@
 //! next step back is as cheap again.
 
 use crate::frontend::Snapshot;
-use crate::interp::Interp;
 
 /// Snapshots kept per level of age (the spacing doubles from one level to the next).
 const PER_LEVEL: u64 = 2;
@@ -15,7 +14,7 @@ pub struct Checkpoint {
     pub step: u64,
     pub machine: Snapshot,
     /// The shadow interpreter alongside a transformer.
-    pub shadow: Option<Interp>,
+    pub shadow: Option<Snapshot>,
     /// How many host writes (the session's log) the snapshot already holds.
     pub writes: usize,
 }

@@ -30,7 +30,6 @@ use crate::debuginfo::{CType, Home};
 use crate::engine::Engine;
 use crate::host;
 use crate::image::{LoadError, Program};
-use crate::interp::Interp;
 use crate::state::{MachineState, Status};
 use expr::{Env, Expr, Value};
 use value::{Object, Reader};
@@ -107,7 +106,8 @@ pub struct Debugger {
     program: Program,
     machine: Machine,
     /// The interpreter kept in step with a transformer, for the agreement check.
-    shadow: Option<Interp>,
+    /// (A machine of its own, so it reads the same input.)
+    shadow: Option<Machine>,
     checkpoints: Checkpoints,
     /// The host's writes, replayed at their steps when going back.
     writes: Writes,
@@ -131,7 +131,7 @@ impl Debugger {
     /// Loads a program on an engine (with the shadow interpreter beside a transformer).
     pub fn new(kind: EngineKind, program: &Program) -> Result<Debugger, LoadError> {
         let machine = Machine::new(kind, program)?;
-        let shadow = if kind.is_transformer() { Some(Interp::new(program)?) } else { None };
+        let shadow = if kind.is_transformer() { Some(Machine::new(EngineKind::Interp, program)?) } else { None };
         let mut d = Debugger {
             program: program.clone(),
             machine,
@@ -156,8 +156,17 @@ impl Debugger {
     }
 
     /// The shadow interpreter (beside a transformer).
-    pub fn shadow(&self) -> Option<&Interp> {
+    pub fn shadow(&self) -> Option<&Machine> {
         self.shadow.as_ref()
+    }
+
+    /// Gives the program `text` to read (the machine and its shadow alike). What was
+    /// consumed stays consumed; going back replays with the text given last.
+    pub fn set_input(&mut self, text: &[u8]) {
+        self.machine.set_input(text);
+        if let Some(sh) = &mut self.shadow {
+            sh.set_input(text);
+        }
     }
 
     /// Whether the transformer's decoded state equals the shadow interpreter's (None: no transformer).
@@ -197,7 +206,8 @@ impl Debugger {
     fn checkpoint_if_due(&mut self) {
         let step = self.steps();
         if self.checkpoints.due(step) {
-            let (machine, shadow, writes) = (self.machine.snapshot(), self.shadow.clone(), self.writes.applied());
+            let shadow = self.shadow.as_ref().map(Machine::snapshot);
+            let (machine, writes) = (self.machine.snapshot(), self.writes.applied());
             self.checkpoints.push(Checkpoint { step, machine, shadow, writes });
         }
     }
@@ -257,7 +267,9 @@ impl Debugger {
         let Some(c) = self.checkpoints.back_to(target.min(self.steps())) else { return };
         let (from, snap, shadow, writes) = (c.step, c.machine.clone(), c.shadow.clone(), c.writes);
         self.machine.restore(&snap);
-        self.shadow = shadow;
+        if let (Some(sh), Some(s)) = (&mut self.shadow, &shadow) {
+            sh.restore(s);
+        }
         self.writes.rewind(writes);
         if target > from {
             self.exec(target - from, None);
