@@ -163,4 +163,19 @@ export const tests = [
       if (errors.length) throw new Error(`page errors: ${errors.join("; ")}`);
     },
   ],
+  [
+    "at 1440×900 the controls with Over, Out and To cursor keep one row",
+    async (page) => {
+      await page.setViewport(1440, 900);
+      const rows = await until("the toolbar laid out at 1440", () =>
+        page.eval(() => {
+          if (window.innerWidth !== 1440) return null;
+          const tops = [...document.querySelectorAll(".toolbar > *")].map((e) => e.getBoundingClientRect().top).sort((a, b) => a - b);
+          return 1 + tops.filter((t, i) => i > 0 && t - tops[i - 1] > 12).length;
+        }),
+      );
+      if (rows !== 1) throw new Error(`the controls wrap onto ${rows} rows`);
+      await page.shot("48-callstack-1440");
+    },
+  ],
 ];
