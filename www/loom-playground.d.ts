@@ -2,7 +2,7 @@
 // The shapes are those of the README's "Embedding" section.
 
 /** A panel id in `panels`, in priority order at small sizes. */
-export type PanelId = "editor" | "heatmap" | "attention" | "machine" | "demo" | "console" | "explain";
+export type PanelId = "editor" | "heatmap" | "attention" | "machine" | "demo" | "console" | "explain" | "stack";
 
 /** The embed options (the same names as `index.html?embed&…` and the element's attributes). */
 export interface EmbedOptions {

@@ -19,11 +19,21 @@ pub enum Panel {
     Demo,
     Console,
     Explain,
+    /// The call stack.
+    Stack,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 7] =
-        [Panel::Editor, Panel::Heatmap, Panel::Attention, Panel::Machine, Panel::Demo, Panel::Console, Panel::Explain];
+    pub const ALL: [Panel; 8] = [
+        Panel::Editor,
+        Panel::Heatmap,
+        Panel::Attention,
+        Panel::Machine,
+        Panel::Demo,
+        Panel::Console,
+        Panel::Explain,
+        Panel::Stack,
+    ];
 
     /// The id in `panels=` (a contract).
     pub fn id(self) -> &'static str {
@@ -35,6 +45,7 @@ impl Panel {
             Panel::Demo => "demo",
             Panel::Console => "console",
             Panel::Explain => "explain",
+            Panel::Stack => "stack",
         }
     }
 
@@ -48,6 +59,7 @@ impl Panel {
             Panel::Demo => "Demo",
             Panel::Console => "Console",
             Panel::Explain => "Explain",
+            Panel::Stack => "Call stack",
         }
     }
 

@@ -10,7 +10,7 @@
 //! [`Command`]: crate::session::Command
 
 use crate::session::protocol::Status;
-use crate::session::{Event, View};
+use crate::session::{Build, Command, Event, View};
 use loom_core::report::Vars;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,6 +75,19 @@ impl Reply {
             Err(e) => Reply { loom: VERSION, reply: id, ok: false, error: Some(e), state: None },
         }
     }
+}
+
+/// Why a carried-out command is answered `ok: false` all the same: a `load` whose
+/// program does not build, with its first error (`line 1, column 26: expected `;``).
+pub fn refused(cmd: &Command, build: &Build) -> Option<String> {
+    if !matches!(cmd, Command::Load { .. }) || build.ok {
+        return None;
+    }
+    let first = build.diagnostics.iter().find(|d| d.is_error());
+    Some(first.map_or_else(
+        || "the program does not build".to_owned(),
+        |d| format!("line {}, column {}: {}", d.span.line, d.span.col, d.message),
+    ))
 }
 
 /// An event as it leaves a widget: the session's [`Event`] in the envelope.

@@ -283,3 +283,70 @@ fn the_program_reads_the_input_the_page_gives_it() {
     sim.run_for(30.0);
     assert_eq!(sim.driver.view().output, "sum 2\n");
 }
+
+const FACT: &str = "\
+int fact(int n) {
+    if (n <= 1)
+        return 1;
+    return n * fact(n - 1);
+}
+
+int main() {
+    int r = fact(5);
+    int s = r + 1;
+    printf(\"%d\\n\", s);
+    return 0;
+}
+";
+
+/// The innermost frame's label, line and variables, and how deep the stack is.
+fn top(v: &loom_app::session::View) -> (String, Option<u32>, Vec<String>, usize) {
+    let f = &v.frames[0];
+    (f.label(), f.line, f.vars.iter().map(|b| format!("{} = {}", b.name, b.value)).collect(), v.frames.len())
+}
+
+/// The protocol's debugger on a transformer: the view carries the call stack and who owns
+/// each memory word; step out, run to a line and step over each move, and Back undoes each.
+#[test]
+fn the_view_carries_the_call_stack_and_back_undoes_each_move() {
+    let mut sim = Sim::new(FACT, "default");
+    sim.send(Command::Compile);
+    sim.send(Command::Breakpoints { lines: vec![3] });
+    sim.send(Command::Run);
+    while sim.driver.running() {
+        sim.run_for(0.5);
+    }
+    let v = sim.driver.view();
+    assert_eq!((v.status, v.line), (Status::Paused, Some(3)));
+    assert_eq!(top(&v), ("fact#5".into(), Some(3), vec!["n = 1".into()], 6));
+    let labels: Vec<String> = v.frames.iter().map(|f| f.label()).collect();
+    assert_eq!(labels, ["fact#5", "fact#4", "fact#3", "fact#2", "fact#1", "main"]);
+    // The heatmap's words for the column of fact#3's n.
+    let n3 = &v.frames[2].vars[0];
+    let slot = n3.slot.expect("fact#3's n lives in memory");
+    let owner = loom_core::frontend::owner_of(&v.owners, slot).map(|o| o.name.clone());
+    assert_eq!(owner.as_deref(), Some("fact#3: n"));
+    let at_break = v.steps;
+
+    sim.send(Command::Step { by: StepBy::Out });
+    let v = sim.driver.view();
+    assert_eq!(top(&v), ("fact#4".into(), Some(4), vec!["n = 2".into()], 5));
+    assert_eq!(v.note.as_deref(), Some("fact returned 1."));
+    sim.send(Command::Back);
+    assert_eq!((sim.steps(), top(&sim.driver.view()).3), (at_break, 6));
+
+    sim.send(Command::RunTo { line: 10 });
+    let v = sim.driver.view();
+    assert_eq!(top(&v), ("main".into(), Some(10), vec!["r = 120".into(), "s = 121".into()], 1));
+    sim.send(Command::Back);
+    assert_eq!(sim.steps(), at_break);
+
+    sim.send(Command::Breakpoints { lines: vec![] });
+    sim.send(Command::Reset);
+    sim.send(Command::Step { by: StepBy::Over });
+    let v = sim.driver.view();
+    assert_eq!((top(&v).0, top(&v).1, top(&v).3), ("main".into(), Some(9), 1));
+    assert!(top(&v).2.contains(&"r = 120".to_string()), "{:?}", top(&v).2);
+    sim.send(Command::Back);
+    assert_eq!(sim.steps(), 0);
+}

@@ -2,7 +2,7 @@
 
 use loom_app::session::protocol::Status;
 use loom_app::session::{Command, Event, View};
-use loom_app::wire::{Envelope, Outgoing, Ready, Reply, Summary, Throttle, STEP_EVENT_MS};
+use loom_app::wire::{refused, Envelope, Outgoing, Ready, Reply, Summary, Throttle, STEP_EVENT_MS};
 use serde_json::json;
 
 #[test]
@@ -56,4 +56,22 @@ fn running_steps_are_throttled_and_the_rest_pass() {
     assert!(t.pass(&halted, 30.0));
     assert!(!t.pass(&running, STEP_EVENT_MS - 1.0));
     assert!(t.pass(&running, STEP_EVENT_MS));
+}
+
+/// A `load` of a program that does not build is answered `ok: false` with its first
+/// error (the `compiled` event says it too); one that builds, and any other command, is not.
+#[test]
+fn a_load_that_does_not_build_is_refused_with_its_first_error() {
+    let load = |source: &str| Command::Load { source: source.into(), lang: None, config: None, engine: None };
+    let build = |source: &str| {
+        let mut s = loom_app::session::Session::new(source.into(), loom_core::Config::preset("small").unwrap());
+        s.compile();
+        s.build_info()
+    };
+    let broken = build("int main() { return 0 }");
+    let why = refused(&load("int main() { return 0 }"), &broken).expect("refused");
+    assert!(why.starts_with("line 1, column "), "{why}");
+    assert!(why.contains("expected"), "{why}");
+    assert_eq!(refused(&load("int main() { return 0; }"), &build("int main() { return 0; }")), None);
+    assert_eq!(refused(&Command::Run, &broken), None);
 }

@@ -2,7 +2,8 @@
 //! browser: the call stack through recursion, step over / out / to a line, Back undoing
 //! each move whole, conditional breakpoints — and `loom debug` answering a script.
 
-use loom_core::frontend::{build, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, Stop};
+use loom_core::frontend::{build, owner_of, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, Stop};
+use loom_core::Engine;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -79,6 +80,38 @@ fn a_breakpoint_in_recursion_shows_every_activation_and_finish_returns_to_the_ca
         assert_eq!(where_(&d), ("fact".into(), Some(4), 5));
         assert!(d.back());
         assert_eq!((d.steps(), where_(&d)), (at_break, ("fact".into(), Some(2), 6)));
+    }
+}
+
+/// The heatmap's words for memory: every activation's variables live somewhere (the
+/// innermost in the out-of-line region, its callers in the copies their calls saved),
+/// and each word is named by its owner (`fact#3: n`, `global total`, `console`).
+#[test]
+fn each_activations_variables_are_owned_where_they_live() {
+    let src =
+        FACT.replace("int fact(int n)", "int total = 7;\nint fact(int n)").replace("fact(5);", "fact(5) + total;");
+    for engine in [EngineKind::Interp, EngineKind::Sparse] {
+        let mut d = debugger(&src, engine);
+        d.set_breakpoints(vec![Breakpoint::new(3, Some("n == 1")).unwrap()]);
+        assert_eq!(d.cont(), Stop::Breakpoint(3));
+        let frames = d.frames();
+        let labels: Vec<String> = frames.iter().map(FrameView::label).collect();
+        assert_eq!(labels, ["fact#5", "fact#4", "fact#3", "fact#2", "fact#1", "main"], "{engine:?}");
+        let owners = d.owners(&frames);
+        let mut slots = Vec::new();
+        for (k, f) in frames[..5].iter().enumerate() {
+            let n = f.vars.iter().find(|b| b.name == "n").unwrap();
+            let slot = n.slot.unwrap_or_else(|| panic!("{} has no home for n", f.label()));
+            assert_eq!(d.machine().read_slot(slot).to_string(), n.value, "{engine:?} {}", f.label());
+            assert_eq!(owner_of(&owners, slot).map(|o| o.name.as_str()), Some(format!("fact#{}: n", 5 - k).as_str()));
+            slots.push(slot);
+        }
+        slots.sort();
+        slots.dedup();
+        assert_eq!(slots.len(), 5, "five activations, five homes of n");
+        let total = owners.iter().find(|o| o.name == "global total").expect("the global is owned");
+        assert_eq!(d.machine().read_slot(total.slot), 7);
+        assert!(owners.iter().any(|o| o.name == "console"));
     }
 }
 

@@ -11,7 +11,7 @@
 //! transport that crosses threads moves them as transferable buffers.
 
 use crate::demo::DemoView;
-use loom_core::frontend::{Diagnostic, EngineKind, Explanation, FrameView, Lang, Register, Tensor};
+use loom_core::frontend::{Diagnostic, EngineKind, Explanation, FrameView, Lang, Owner, Register, Tensor};
 use loom_core::report::{Fault, Vars};
 use serde::{Deserialize, Serialize};
 
@@ -355,6 +355,9 @@ pub struct View {
     pub input_read: usize,
     /// The call stack, innermost first: each activation's function, line and variables.
     pub frames: Vec<FrameView>,
+    /// Who owns each memory word now (`fact#3: n`, `global total`, `console`): what the
+    /// heatmap says of a memory column.
+    pub owners: Vec<Owner>,
     /// The tensor on display (transformers only).
     #[serde(skip)]
     pub tensor: Option<Tensor>,

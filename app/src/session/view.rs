@@ -220,6 +220,7 @@ impl Session {
         let fault = ended.as_ref().and_then(|(p, s)| report::fault(p, s));
         let unwritten = ended.as_ref().and_then(|(p, s)| report::unwritten(p, s));
         let instr = self.shown_instr();
+        let frames = self.frames();
         View {
             status,
             text: if running { "running".into() } else { self.status_text() },
@@ -247,7 +248,8 @@ impl Session {
             output: self.machine().map(|m| m.output().text()).unwrap_or_default(),
             printed: self.machine().is_some_and(|m| m.output().printed_at(m.steps())),
             input_read: self.machine().map_or(0, |m| m.input().consumed()),
-            frames: self.frames(),
+            owners: self.dbg.as_ref().map(|d| d.owners(&frames)).unwrap_or_default(),
+            frames,
             tensor: self.tensor().cloned(),
             previous: self.previous_tensor().cloned(),
         }

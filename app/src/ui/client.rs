@@ -69,6 +69,11 @@ pub struct Client {
     /// What the Explain view's links or a lesson point at: the heatmap and
     /// attention views mark it. Page-side only, no session state.
     pub highlight: RwSignal<Option<Target>>,
+    /// The memory slots of the variable the pointer is over (the call stack, the
+    /// variables): the heatmap outlines their columns. Page-side only.
+    pub hovered: RwSignal<Vec<usize>>,
+    /// The call stack's chosen frame (0: the innermost); its line is marked in the editor.
+    pub frame: RwSignal<usize>,
     /// Where the session runs (the status bar says it when not in a worker).
     pub thread: RwSignal<Thread>,
     listeners: StoredValue<Vec<Listener>, LocalStorage>,
@@ -99,6 +104,8 @@ impl Client {
             view: RwSignal::new(view),
             problem: RwSignal::new(None),
             highlight: RwSignal::new(None),
+            hovered: RwSignal::new(Vec::new()),
+            frame: RwSignal::new(0),
             thread: RwSignal::new(Thread::Starting),
             listeners: StoredValue::new_local(Vec::new()),
             next_id: StoredValue::new(0),

@@ -24,6 +24,10 @@ extern "C" {
     pub(super) fn set_diagnostics(h: u32, diagnostics_json: &str);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = setCurrentLine)]
     fn set_current_line(h: u32, line: u32);
+    #[wasm_bindgen(js_namespace = LoomEditor, js_name = setFrameLine)]
+    fn set_frame_line(h: u32, line: u32);
+    #[wasm_bindgen(js_namespace = LoomEditor, js_name = getCursorLine)]
+    fn get_cursor_line(h: u32) -> u32;
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = onBreakpointsChange)]
     fn on_breakpoints_change(h: u32, callback: &Closure<dyn FnMut(Vec<u32>)>);
     #[wasm_bindgen(js_namespace = LoomEditor, js_name = gotoLine)]
@@ -61,6 +65,11 @@ impl EditorHandle {
         if let Some(h) = self.id.get_untracked() {
             set_dark(h, dark);
         }
+    }
+
+    /// The line the caret is on (run to cursor); `None` before the editor is up.
+    pub fn cursor_line(&self) -> Option<u32> {
+        self.id.get_untracked().map(get_cursor_line).filter(|&l| l > 0)
     }
 
     /// The text now (its change callback is debounced, so a build reads it directly).
@@ -140,9 +149,14 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
         on_breakpoints_change(h, &breaks);
         breaks.forget();
         let key = Closure::<dyn FnMut(String)>::new(move |name: String| {
-            if name == "compile" {
-                actions.compile.run(());
-            }
+            let action = match name.as_str() {
+                "compile" => actions.compile,
+                "step-over" => actions.step_over,
+                "step-out" => actions.step_out,
+                "run-to-cursor" => actions.run_to_cursor,
+                _ => return,
+            };
+            action.run(());
         });
         on_key_command(h, &key);
         key.forget();
@@ -171,6 +185,15 @@ pub fn Editor(client: Client, actions: Actions, handle: EditorHandle, dark: Sign
     Effect::new(move |_| {
         let Some(h) = handle.id.get() else { return };
         set_current_line(h, line.get().unwrap_or(0));
+    });
+    // The line of the frame chosen in the call stack, when it is a caller's.
+    let frame_line = Memo::new(move |_| {
+        let k = client.frame.get();
+        client.view.with(|v| v.frames.get(k).filter(|_| k > 0).and_then(|f| f.line))
+    });
+    Effect::new(move |_| {
+        let Some(h) = handle.id.get() else { return };
+        set_frame_line(h, frame_line.get().unwrap_or(0));
     });
     Effect::new(move |_| {
         let d = dark.get();

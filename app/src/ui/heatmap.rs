@@ -9,7 +9,7 @@ use crate::session::{Build, View as MachineView};
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use loom_core::frontend::explain::Target;
-use loom_core::frontend::{Column, Config, Layout, Tensor};
+use loom_core::frontend::{owner_of, Column, Config, Layout, Tensor};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::CanvasRenderingContext2d;
 
@@ -88,7 +88,9 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
             return;
         };
         let lit = client.highlight.get();
-        let look = Look { dark: dark.get(), console: client.build.with(|b| b.console), lit: lit.as_ref() };
+        let hovered = client.hovered.get();
+        let look =
+            Look { dark: dark.get(), console: client.build.with(|b| b.console), lit: lit.as_ref(), hovered: &hovered };
         client.view.with(|v| draw(&el, v, &cfg, &lay, &w, &look));
     });
     let win = move || window_for(client, view, width());
@@ -122,11 +124,27 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
             let t = v.tensor.as_ref()?;
             let what = client.build.with(|b| meaning(b, t, &cfg, &lay, col));
             let zone = client.build.with(|b| zone(&cfg, b.console, col));
-            let text = format!("{} · column {col} ({zone}): {what} · value {}", lay.label(row), t.get(row, col));
+            // Who owns a memory word now: `fact#3: n`, `global total`, `console`.
+            let owner = match cfg.column(col) {
+                Column::Memory(slot) => owner_of(&v.owners, slot).map(|o| format!(" · {}", o.name)),
+                _ => None,
+            };
+            let text = format!(
+                "{} · column {col} ({zone}): {what}{} · value {}",
+                lay.label(row),
+                owner.unwrap_or_default(),
+                t.get(row, col)
+            );
             Some(view! { <div class="tooltip" style=format!("left:{}px;top:{}px", x + 12, y + 12)>{text}</div> })
         })
     };
     let transformer = move || client.view.with(|v| v.tensor.is_some());
+    // The columns outlined for the variable the pointer is over (for tests and scripts too).
+    let outlined = move || {
+        let cfg = shape(client)?.0;
+        let cols: Vec<String> = client.hovered.get().iter().map(|&s| cfg.mem_col(s).to_string()).collect();
+        (!cols.is_empty()).then(|| cols.join(" "))
+    };
     // The legend's swatches come from the palette the cells are drawn in.
     let swatch = move |v: f32| rgb(Palette::of(dark.get()).colour(v));
     view! {
@@ -159,6 +177,7 @@ pub fn Heatmap(client: Client, dark: Signal<bool>) -> impl IntoView {
         <div class="heat-wrap" node_ref=wrap>
             <canvas
                 data-testid="heatmap"
+                data-outlined=outlined
                 node_ref=canvas
                 role="img"
                 aria-label="State tensor heatmap: rows are named fields, columns are scratch, memory and instructions"
@@ -177,15 +196,17 @@ fn rgb([r, g, b]: [u8; 3]) -> String {
 }
 
 /// How the canvas is drawn beyond the tensor: the theme, the console's column
-/// (a zone of its own) and what the Explain view or a lesson points at.
+/// (a zone of its own), what the Explain view or a lesson points at, and the memory
+/// slots of the variable the pointer is over.
 struct Look<'a> {
     dark: bool,
     console: Option<usize>,
     lit: Option<&'a Target>,
+    hovered: &'a [usize],
 }
 
 fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &Layout, w: &Window, look: &Look) {
-    let &Look { dark, console, lit } = look;
+    let &Look { dark, console, lit, hovered } = look;
     let Some(x) = &v.tensor else { return };
     let diff = v.previous.as_ref().map(|p| changed(p, x));
     let (cw, ch) = (LABEL_W + w.width(), TOP + x.d * w.cell_h + BOTTOM);
@@ -284,18 +305,26 @@ fn draw(el: &web_sys::HtmlCanvasElement, v: &MachineView, cfg: &Config, lay: &La
     if let Some(t) = lit {
         mark(&ctx, v, w, x.d, t, if dark { "#4fc3f7" } else { "#0057b8" });
     }
+    ctx.set_stroke_style_str(if dark { "#f48fb1" } else { "#c2185b" });
+    ctx.set_line_width(2.0);
+    for &slot in hovered {
+        outline(&ctx, w, cfg.mem_col(slot), 0..x.d);
+    }
+}
+
+/// Outlines `rows` of column `col`, when it is in the window.
+fn outline(ctx: &CanvasRenderingContext2d, w: &Window, col: usize, rows: std::ops::Range<usize>) {
+    if let Some(x) = w.x_of(col) {
+        let x0 = LABEL_W as f64 + x - w.cell_w as f64 / 2.0 - 1.5;
+        let y0 = (TOP + rows.start * w.cell_h) as f64 - 1.5;
+        ctx.stroke_rect(x0, y0, w.cell_w as f64 + 3.0, (rows.len() * w.cell_h) as f64 + 3.0);
+    }
 }
 
 /// Outlines what the Explain view or a lesson points at: a column, a
 /// field's cells, or the columns a head's matches join.
 fn mark(ctx: &CanvasRenderingContext2d, v: &MachineView, w: &Window, d: usize, t: &Target, colour: &str) {
-    let outline = |col: usize, rows: std::ops::Range<usize>| {
-        if let Some(x) = w.x_of(col) {
-            let x0 = LABEL_W as f64 + x - w.cell_w as f64 / 2.0 - 1.5;
-            let y0 = (TOP + rows.start * w.cell_h) as f64 - 1.5;
-            ctx.stroke_rect(x0, y0, w.cell_w as f64 + 3.0, (rows.len() * w.cell_h) as f64 + 3.0);
-        }
-    };
+    let outline = |col: usize, rows: std::ops::Range<usize>| outline(ctx, w, col, rows);
     ctx.set_stroke_style_str(colour);
     ctx.set_line_width(2.0);
     match *t {

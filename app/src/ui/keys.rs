@@ -10,12 +10,15 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Key, what it does: the sheet's rows and the handler's map in one place.
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 11] = [
     ("Space", "run / pause"),
     ("→", "step one instruction"),
     ("Alt + →", "step one layer (L1…L8)"),
     ("Shift + →", "step one source line"),
-    ("←", "step back"),
+    ("F10", "step over: to the next line, a call run whole"),
+    ("Shift + F11", "step out: until this function returns"),
+    ("Ctrl + F10", "run to the editor's cursor line"),
+    ("←", "step back (a step over, out or run to cursor as one move)"),
     ("Esc", "reset"),
     ("Ctrl/⌘ + Enter", "compile (in the editor)"),
     ("?", "this sheet"),
@@ -46,7 +49,8 @@ fn demo_key(client: Client, key: &str) -> bool {
 /// hears the keys pressed while focus is within it, and only those).
 pub fn install(actions: Actions, help: RwSignal<bool>, client: Client, scope: Option<web_sys::Element>) {
     let on_key = move |e: web_sys::KeyboardEvent| {
-        if e.ctrl_key() || e.meta_key() {
+        // Ctrl+F10 (run to cursor) is the one shortcut with Ctrl; the editor hears it too.
+        if (e.ctrl_key() || e.meta_key()) && e.key() != "F10" {
             return;
         }
         // While a demo runs, its keys (arrows for Snake) are the game's, wherever focus is.
@@ -68,6 +72,9 @@ pub fn install(actions: Actions, help: RwSignal<bool>, client: Client, scope: Op
             ("ArrowRight", _, true) => actions.step_line,
             ("ArrowRight", ..) => actions.step,
             ("ArrowLeft", ..) => actions.step_back,
+            ("F10", false, false) if e.ctrl_key() || e.meta_key() => actions.run_to_cursor,
+            ("F10", false, false) => actions.step_over,
+            ("F11", false, true) => actions.step_out,
             ("Escape", ..) => actions.reset,
             ("?", ..) => Callback::new(move |()| help.update(|h| *h = !*h)),
             _ => return,

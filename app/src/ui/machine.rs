@@ -154,8 +154,21 @@ pub fn MachineView(client: Client) -> impl IntoView {
                     // The faulting statement assigns this variable: its value is the old one.
                     let unwritten = v.fault.as_ref().filter(|_| v.unwritten.as_ref() == Some(name));
                     let why = unwritten.map(|f| format!("not written: {}", f.message));
+                    // A global's columns are outlined in the heatmap while the pointer is over it.
+                    let owner = format!("global {name}");
+                    let over: Vec<usize> = v
+                        .owners
+                        .iter()
+                        .filter(|o| o.name == owner)
+                        .flat_map(|o| o.slot..o.slot + o.words)
+                        .collect();
                     view! {
-                        <tr class:changed=changed class:unwritten=unwritten.is_some()>
+                        <tr
+                            class:changed=changed
+                            class:unwritten=unwritten.is_some()
+                            on:mouseenter=move |_| client.hovered.set(over.clone())
+                            on:mouseleave=move |_| client.hovered.set(Vec::new())
+                        >
                             <td class="name">{name.clone()}</td>
                             <td class="value">
                                 {text}

@@ -7,7 +7,7 @@
 
 use super::Client;
 use crate::session::{Command, Event};
-use crate::wire::{Envelope, Outgoing, Ready, Reply, Summary, Throttle};
+use crate::wire::{refused, Envelope, Outgoing, Ready, Reply, Summary, Throttle};
 use leptos::prelude::*;
 use serde::Serialize;
 use std::cell::RefCell;
@@ -22,9 +22,17 @@ fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
-/// Carries out one command; `answer` hears the state after it, or why not.
+/// Carries out one command; `answer` hears the state after it, or why not (a `load`
+/// whose program does not build: its first error).
 pub fn command(client: Client, cmd: Command, answer: impl FnOnce(Result<Summary, String>) + 'static) {
-    let done = move |r: Result<(), String>| answer(r.map(|()| client.view.with_untracked(Summary::of)));
+    let asked = cmd.clone();
+    let done = move |r: Result<(), String>| {
+        let r = r.and_then(|()| match client.build.with_untracked(|b| refused(&asked, b)) {
+            Some(why) => Err(why),
+            None => Ok(client.view.with_untracked(Summary::of)),
+        });
+        answer(r)
+    };
     client.request(vec![cmd], Some(Box::new(done)));
 }
 

@@ -23,6 +23,7 @@ mod manual;
 mod messages;
 mod remote;
 mod share;
+mod stack;
 mod toolbar;
 mod trace;
 mod widget;
@@ -50,6 +51,10 @@ pub struct Actions {
     pub step_layer: Callback<()>,
     pub step_line: Callback<()>,
     pub step_back: Callback<()>,
+    /// The debugger's moves: over a call, out of a function, to the editor's cursor line.
+    pub step_over: Callback<()>,
+    pub step_out: Callback<()>,
+    pub run_to_cursor: Callback<()>,
     pub reset: Callback<()>,
 }
 
@@ -79,6 +84,15 @@ impl Actions {
             step_layer: send(|| Command::Step { by: StepBy::Layer }),
             step_line: send(|| Command::Step { by: StepBy::Line }),
             step_back: send(|| Command::Back),
+            step_over: send(|| Command::Step { by: StepBy::Over }),
+            step_out: send(|| Command::Step { by: StepBy::Out }),
+            run_to_cursor: Callback::new(move |()| {
+                sync.run(());
+                match editor.cursor_line() {
+                    Some(line) => client.send(Command::RunTo { line }),
+                    None => client.problem.set(Some("Run to cursor: put the cursor on a line of the program.".into())),
+                }
+            }),
             reset: send(|| Command::Reset),
         }
     }
@@ -306,6 +320,7 @@ pub fn App() -> impl IntoView {
                     <section class="pane machine" aria-label="Machine">
                         <explain::Explain client />
                         <console::Console client />
+                        <stack::CallStack client />
                         <machine::MachineView client />
                     </section>
                 </main>
@@ -372,6 +387,9 @@ fn shortcuts(actions: Actions, machine: RwSignal<Machine>, trace: StoredValue<Op
         step_layer: either(actions.step_layer, None),
         step_line: either(actions.step_line, None),
         step_back: either(actions.step_back, Some(|_| TraceCommand::Back)),
+        step_over: either(actions.step_over, None),
+        step_out: either(actions.step_out, None),
+        run_to_cursor: either(actions.run_to_cursor, None),
         reset: either(actions.reset, Some(|_| TraceCommand::Reset)),
     }
 }

@@ -1,4 +1,5 @@
-//! The controls: compile, run/pause, the four kinds of step, reset, speed,
+//! The controls: compile, run/pause, the four kinds of step, the debugger's moves
+//! (over, out, to the cursor), reset, speed,
 //! engine and configuration.
 
 use super::{Actions, Client};
@@ -96,6 +97,9 @@ pub fn Toolbar(client: Client, actions: Actions) -> impl IntoView {
                 "Layer"
             </button>
             {button("step-line", "Line", "Step one source line (Shift+→)", actions.step_line)}
+            {button("step-over", "Over", "Step over: to the next line of this function, calls run whole (F10)", actions.step_over)}
+            {button("step-out", "Out", "Step out: until this function returns to its caller (Shift+F11)", actions.step_out)}
+            {button("run-to-cursor", "To cursor", "Run to the editor's cursor line (Ctrl+F10)", actions.run_to_cursor)}
             {button("step-back", "Back", "Step back (←)", actions.step_back)}
             {button("reset", "Reset", "Reset (Esc)", actions.reset)}
             <label class="picker">

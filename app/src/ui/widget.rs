@@ -6,7 +6,7 @@
 
 use super::{
     attention, console, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, new_client,
-    open, watch_size, Actions, Client, Mount,
+    open, stack, watch_size, Actions, Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -31,6 +31,7 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         Panel::Demo => view! { <demos::Demos client /> }.into_any(),
         Panel::Console => view! { <console::Console client /> }.into_any(),
         Panel::Explain => view! { <explain::Explain client /> }.into_any(),
+        Panel::Stack => view! { <stack::CallStack client /> }.into_any(),
     }
 }
 
@@ -127,6 +128,8 @@ fn WidgetView(
     watch_size(root, size);
     let fit = Memo::new(move |_| Options::fit(size.get().0, size.get().1));
     let n = panels.len();
+    // With the call stack shown, the debugger's moves are in the bar too.
+    let debugging = panels.contains(&Panel::Stack);
     // When not all fit: the first `fit - 1` by priority, and the tab chosen last
     // (until one is chosen, the next by priority).
     let chosen = RwSignal::new(None);
@@ -205,6 +208,10 @@ fn WidgetView(
                 </button>
                 <button data-testid="step" title="Step one instruction" on:click=move |_| actions.step.run(())>"Step"</button>
                 <button data-testid="step-layer" title="Step one layer" disabled=no_layers on:click=move |_| actions.step_layer.run(())>"Layer"</button>
+                {debugging.then(|| view! {
+                    <button data-testid="step-over" title="Step over: to the next line, calls run whole (F10)" on:click=move |_| actions.step_over.run(())>"Over"</button>
+                    <button data-testid="step-out" title="Step out: until this function returns (Shift+F11)" on:click=move |_| actions.step_out.run(())>"Out"</button>
+                })}
                 <button data-testid="step-back" title="Step back" on:click=move |_| actions.step_back.run(())>"Back"</button>
                 <button data-testid="reset" title="Reset" on:click=move |_| actions.reset.run(())>"Reset"</button>
                 <span data-testid="status" class=tone role="status">{move || client.view.with(|v| v.text.clone())}</span>

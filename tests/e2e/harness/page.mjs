@@ -32,6 +32,8 @@ const KEYS = {
   ArrowUp: Key.ARROW_UP,
   ArrowDown: Key.ARROW_DOWN,
   Space: " ",
+  F10: Key.F10,
+  F11: Key.F11,
 };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -84,7 +84,14 @@ export function columnOffset(text, col) {
   return Math.min(offset, text.length);
 }
 
-// Ctrl+Enter (Cmd+Enter on macOS) asks the page to compile.
+// Ctrl+Enter (Cmd+Enter on macOS) asks the page to compile; the debugger's keys an IDE's
+// users expect work in the editor too: F10 steps over, Shift+F11 steps out, Ctrl+F10
+// runs to the cursor's line.
 export function keyCommand(event) {
-  return (event.ctrlKey || event.metaKey) && !event.altKey && event.key === "Enter" ? "compile" : null;
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (event.altKey) return null;
+  if (ctrl && event.key === "Enter") return "compile";
+  if (event.key === "F10") return ctrl ? "run-to-cursor" : event.shiftKey ? null : "step-over";
+  if (event.key === "F11" && event.shiftKey && !ctrl) return "step-out";
+  return null;
 }

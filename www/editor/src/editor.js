@@ -59,6 +59,25 @@ const currentLineField = StateField.define({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+// The line of the frame chosen in the call stack (a caller's line), marked apart from
+// the executing one.
+const setFrameLineEffect = StateEffect.define(); // value: 1-based line, 0 = none
+const frameLineMark = Decoration.line({ class: "cm-loom-frame-line" });
+const frameLineField = StateField.define({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    marks = marks.map(tr.changes);
+    for (const effect of tr.effects) {
+      if (!effect.is(setFrameLineEffect)) continue;
+      const line = effect.value;
+      const inDoc = line >= 1 && line <= tr.newDoc.lines;
+      marks = inDoc ? Decoration.set([frameLineMark.range(tr.newDoc.line(line).from)]) : Decoration.none;
+    }
+    return marks;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
 const editors = handleRegistry("codemirror");
 
 // Resolves a diagnostic's character columns to document positions: no
@@ -123,6 +142,7 @@ function create(parent, initialText = "", options) {
         keys,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         currentLineField,
+        frameLineField,
         listener,
         layout,
         theme.of(options.dark ? darkLook : lightLook),
@@ -148,7 +168,7 @@ function setText(handle, text) {
   if (!view || view.state.doc.toString() === text) return;
   view.dispatch({
     changes: { from: 0, to: view.state.doc.length, insert: text },
-    effects: [setBreakpointsEffect([]), setCurrentLineEffect.of(0)],
+    effects: [setBreakpointsEffect([]), setCurrentLineEffect.of(0), setFrameLineEffect.of(0)],
     annotations: fromApi.of(true),
   });
   view.dispatch(lintDiagnostics(view.state, []));
@@ -180,6 +200,23 @@ function setCurrentLine(handle, line) {
     effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest", yMargin: 40 }));
   }
   view.dispatch({ effects });
+}
+
+function setFrameLine(handle, line) {
+  const view = editors.get(handle)?.view;
+  if (!view) return;
+  line = Number(line) || 0;
+  const effects = [setFrameLineEffect.of(line)];
+  if (line >= 1 && line <= view.state.doc.lines) {
+    effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest", yMargin: 40 }));
+  }
+  view.dispatch({ effects });
+}
+
+// The 1-based line the caret (the main selection's head) is on.
+function getCursorLine(handle) {
+  const view = editors.get(handle)?.view;
+  return view ? view.state.doc.lineAt(view.state.selection.main.head).number : 0;
 }
 
 function getBreakpoints(handle) {
@@ -247,6 +284,8 @@ window.LoomEditor = {
   onChange,
   setDiagnostics,
   setCurrentLine,
+  setFrameLine,
+  getCursorLine,
   getBreakpoints,
   setBreakpoints,
   onBreakpointsChange,

@@ -121,6 +121,16 @@ function setCurrentLine(handle, line) {
   if (editor && line >= 1) scrollToLine(editor.area, line);
 }
 
+function setFrameLine(handle, line) {
+  const editor = editors.get(handle);
+  if (editor && line >= 1) scrollToLine(editor.area, line);
+}
+
+function getCursorLine(handle) {
+  const area = editors.get(handle)?.area;
+  return area ? area.value.slice(0, area.selectionEnd).split("\n").length : 0;
+}
+
 function getBreakpoints(handle) {
   return [...(editors.get(handle)?.lines ?? [])];
 }
@@ -182,6 +192,8 @@ const api = {
   onChange,
   setDiagnostics,
   setCurrentLine,
+  setFrameLine,
+  getCursorLine,
   getBreakpoints,
   setBreakpoints,
   onBreakpointsChange,

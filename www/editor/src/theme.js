@@ -27,6 +27,8 @@ function look(dark, c) {
       "&.cm-focused .cm-matchingBracket": { backgroundColor: c.bracket, outline: `1px solid ${c.bracketOutline}` },
       // The line the machine is executing: stronger than the caret's line.
       ".cm-loom-current-line": { backgroundColor: c.current, boxShadow: `inset 3px 0 0 ${c.currentBar}` },
+      // A caller's line, chosen in the call stack: the bar alone, dashed apart from the executing line's.
+      ".cm-loom-frame-line": { boxShadow: `inset 3px 0 0 ${c.currentBar}`, outline: `1px dashed ${c.currentBar}` },
       ".cm-tooltip": { backgroundColor: c.tooltipBg, color: c.fg, border: `1px solid ${c.gutterFg}` },
     },
     { dark },

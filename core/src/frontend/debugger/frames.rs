@@ -30,6 +30,8 @@ pub struct Frame {
     pub vars: Vec<u32>,
     /// Where its result is when it returns.
     pub result: Option<Home>,
+    /// An out-of-line (recursive) function: several of its activations may be on the stack.
+    pub recursive: bool,
     saved: Option<Saved>,
 }
 
@@ -37,10 +39,17 @@ impl Frame {
     /// The word at `slot` as this activation sees it (`None`: a word of the out-of-line
     /// region that its call did not save, so not its own).
     pub fn word(&self, slot: usize, mem: &dyn Fn(usize) -> i32) -> Option<i32> {
+        self.home(slot).map(mem)
+    }
+
+    /// Where this activation's word `slot` is now: the slot itself, or the copy its call
+    /// saved on the run-time stack (`None`: a word of the out-of-line region that is not
+    /// its own).
+    pub fn home(&self, slot: usize) -> Option<usize> {
         match self.saved {
-            Some(s) if (s.from..s.from + s.count).contains(&slot) => Some(mem(s.at + slot - s.from)),
+            Some(s) if (s.from..s.from + s.count).contains(&slot) => Some(s.at + slot - s.from),
             Some(s) if slot >= s.from => None,
-            _ => Some(mem(slot)),
+            _ => Some(slot),
         }
     }
 
@@ -82,8 +91,9 @@ pub fn frames(prog: &Program, k: usize, mem: &dyn Fn(usize) -> i32) -> Vec<Frame
             continue;
         };
         let library = matches!(f.call, Call::Library { .. });
+        let recursive = matches!(f.call, Call::Outlined);
         let vars = std::mem::take(&mut vars);
-        out.push(Frame { func: f.func.clone(), line, library, vars, result: f.result, saved });
+        out.push(Frame { func: f.func.clone(), line, library, vars, result: f.result, recursive, saved });
         (scope, line) = match f.call {
             Call::Entry => break,
             Call::Inline { line } => (s.parent, Some(line)),

@@ -90,6 +90,14 @@ pub struct Binding {
     pub name: String,
     pub ty: String,
     pub value: String,
+    /// The memory slot its first word is in now (an activation's saved copy on the
+    /// run-time stack, for a caller of a recursive function); `None` for a constant the
+    /// compiler substituted, or a word the activation cannot see.
+    #[serde(default)]
+    pub slot: Option<usize>,
+    /// How many words it takes (an array's cells).
+    #[serde(default)]
+    pub words: usize,
 }
 
 /// A frame of the call stack, as shown.
@@ -98,8 +106,36 @@ pub struct FrameView {
     pub func: String,
     pub line: Option<u32>,
     pub library: bool,
+    /// Which activation of a recursive function this is, counted from the outermost
+    /// (1); `None` for a function that cannot recur.
+    #[serde(default)]
+    pub activation: Option<u32>,
     /// Parameters and locals in declaration order.
     pub vars: Vec<Binding>,
+}
+
+impl FrameView {
+    /// The frame's name as the call stack and the heatmap say it: `fact#3`, `main`.
+    pub fn label(&self) -> String {
+        match self.activation {
+            Some(k) => format!("{}#{k}", self.func),
+            None => self.func.clone(),
+        }
+    }
+}
+
+/// Who owns memory words: a variable of an activation (`fact#3: n`), a global
+/// (`global total`) or the console, at the slots it occupies now.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Owner {
+    pub name: String,
+    pub slot: usize,
+    pub words: usize,
+}
+
+/// The owner of memory slot `slot` in `owners` (the innermost activation's first).
+pub fn owner_of(owners: &[Owner], slot: usize) -> Option<&Owner> {
+    owners.iter().find(|o| (o.slot..o.slot + o.words).contains(&slot))
 }
 
 pub struct Debugger {
@@ -551,7 +587,7 @@ impl Debugger {
         let objects = self.objects(&frames[..frames.len().min(1)]);
         let d = &self.program.debug;
         let mem = |s: usize| self.machine.read_slot(s);
-        frames
+        let mut views: Vec<FrameView> = frames
             .iter()
             .map(|f| {
                 let word = |s: usize| f.word(s, &mem);
@@ -567,16 +603,46 @@ impl Debugger {
                     .rev()
                     .map(|&v| {
                         let v = &d.vars[v as usize];
-                        let value = match v.home {
-                            Home::Slot(s) => r.at(&v.ty, s),
-                            Home::Const(c) => r.scalar(&v.ty, c),
+                        let (value, slot) = match v.home {
+                            Home::Slot(s) => (r.at(&v.ty, s), f.home(s)),
+                            Home::Const(c) => (r.scalar(&v.ty, c), None),
                         };
-                        Binding { name: v.name.clone(), ty: v.ty.describe(), value }
+                        Binding { name: v.name.clone(), ty: v.ty.describe(), value, slot, words: v.ty.words() }
                     })
                     .collect();
-                FrameView { func: f.func.clone(), line: f.line, library: f.library, vars }
+                FrameView { func: f.func.clone(), line: f.line, library: f.library, activation: None, vars }
             })
-            .collect()
+            .collect();
+        // A recursive function's activations are numbered from the outermost.
+        for i in (0..views.len()).rev() {
+            if frames[i].recursive {
+                let k = views[i + 1..].iter().filter(|o| o.func == views[i].func).count() as u32 + 1;
+                views[i].activation = Some(k);
+            }
+        }
+        views
+    }
+
+    /// Who owns which memory words now: the call stack's variables (innermost first,
+    /// named by their activation: `fact#3: n`), the globals (`global total`) and the
+    /// console. What the heatmap says of a memory column. `frames`: [`Debugger::frames`].
+    pub fn owners(&self, frames: &[FrameView]) -> Vec<Owner> {
+        let d = &self.program.debug;
+        let locals = frames.iter().flat_map(|f| {
+            let label = f.label();
+            f.vars.iter().filter_map(move |b| {
+                Some(Owner { name: format!("{label}: {}", b.name), slot: b.slot?, words: b.words })
+            })
+        });
+        let globals = d.globals.iter().filter_map(|&v| {
+            let v = &d.vars[v as usize];
+            match v.home {
+                Home::Slot(slot) => Some(Owner { name: format!("global {}", v.name), slot, words: v.ty.words() }),
+                Home::Const(_) => None,
+            }
+        });
+        let console = self.program.console.map(|slot| Owner { name: crate::image::CONSOLE.into(), slot, words: 1 });
+        locals.chain(globals).chain(console).collect()
     }
 
     fn eval_expr(&self, e: &Expr) -> Result<Value, String> {
