@@ -288,3 +288,16 @@ fn host_writes_reach_the_tensor() {
     e.run(10, None);
     assert_eq!(e.read_slot(2), -125);
 }
+
+/// The sparse engine keeps 4-word row masks (the cost per step of every mask
+/// test) on every machine of at most 256 rows, and takes the 6-word ones only
+/// for the 32-bit machines, whose d exceeds 256.
+#[test]
+fn row_masks_are_as_wide_as_the_machine_needs() {
+    for name in ["tiny", "small", "tiny16", "small16", "tiny32", "small32"] {
+        let w = Weights::build(&cfg(name));
+        let wide = matches!(Sparse::new(&w), Sparse::Wide(_));
+        assert_eq!(wide, w.layout.d > 256, "{name}: d = {}", w.layout.d);
+        assert_eq!(wide, w.config.word_bits == 32, "{name}");
+    }
+}

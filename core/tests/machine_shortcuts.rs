@@ -87,7 +87,7 @@ fn every_shortcut_matches_dense_compact() {
 
 #[test]
 fn every_shortcut_matches_dense_tiny32() {
-    on("tiny32", &["memloop", "countdown"], 60);
+    on("tiny32", &["memloop", "countdown"], 40);
 }
 
 /// A compiled C program on a 32-bit machine (6-word row masks): a division

@@ -102,7 +102,7 @@ pub struct Head<const W: usize> {
     source: Vec<bool>,
     target: Vec<Target>,
     /// The columns with each bipolar key, ascending, by code.
-    groups: Groups,
+    groups: Groups<W>,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
