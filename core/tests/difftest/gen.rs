@@ -355,14 +355,7 @@ impl Gen {
         self.returns_int = self.rng.chance(4, 5);
         self.scopes.push();
         let depth = self.name("d");
-        self.scopes.declare(Var {
-            name: depth.clone(),
-            len: None,
-            writable: false,
-            global: false,
-            deref: false,
-            ty: CTy::Int,
-        });
+        self.scopes.declare(Var::counter(&depth));
         let params: Vec<Param> = std::iter::once(depth.clone())
             .chain((0..self.rng.below(3)).map(|_| self.name("p")))
             .map(|name| Param { name, kind: Kind::Int })
@@ -662,26 +655,12 @@ impl Gen {
         if self.rng.chance(1, 3) {
             // Any bounds, any comparison: a guard stops it (the counter may even wrap).
             let g = Guard { var: self.name("k"), bound: n.max(1) as i64 };
-            self.scopes.declare(Var {
-                name: g.var.clone(),
-                len: None,
-                writable: false,
-                global: false,
-                deref: false,
-                ty: CTy::Int,
-            });
+            self.scopes.declare(Var::counter(&g.var));
             let from = self.full_expr();
             let cmp = self.rng.pick(&[BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Ne]);
             let step = self.rng.pick(&[1, 1, 2, 3, -1, -1, -2]);
             self.scopes.push();
-            self.scopes.declare(Var {
-                name: var.clone(),
-                len: None,
-                writable: false,
-                global: false,
-                deref: false,
-                ty: CTy::Int,
-            });
+            self.scopes.declare(Var::counter(&var));
             let to = self.full_expr();
             let body = self.loop_body(g.bound as u64, depth);
             self.scopes.pop();
@@ -707,14 +686,7 @@ impl Gen {
             (false, false) => (BinOp::Ge, last - slack, -step),
         };
         self.scopes.push();
-        self.scopes.declare(Var {
-            name: var.clone(),
-            len: None,
-            writable: false,
-            global: false,
-            deref: false,
-            ty: CTy::Int,
-        });
+        self.scopes.declare(Var::counter(&var));
         let body = self.loop_body(n, depth);
         self.scopes.pop();
         let (from, to) = (Expr::Num(from, Lit::Dec), Expr::Num(to, Lit::Dec));
@@ -724,14 +696,7 @@ impl Gen {
     fn while_loop(&mut self, depth: u32) -> Stmt {
         let bound = self.trips().max(1) as i64;
         let var = self.name("k");
-        self.scopes.declare(Var {
-            name: var.clone(),
-            len: None,
-            writable: false,
-            global: false,
-            deref: false,
-            ty: CTy::Int,
-        });
+        self.scopes.declare(Var::counter(&var));
         let cond = self.full_expr();
         let body = self.loop_body(bound as u64, depth);
         Stmt::While { guard: Guard { var, bound }, cond, body, do_while: self.rng.chance(1, 2) }

@@ -22,6 +22,14 @@ pub struct Var {
     pub ty: super::program::CTy,
 }
 
+impl Var {
+    /// A read-only `int` local: a loop's counter or guard, or a recursion's depth.
+    pub fn counter(name: &str) -> Var {
+        let ty = super::program::CTy::Int;
+        Var { name: name.to_string(), len: None, writable: false, global: false, deref: false, ty }
+    }
+}
+
 /// A function's summary, for calling it safely.
 #[derive(Clone, Debug)]
 pub struct FnInfo {
