@@ -63,15 +63,7 @@ fn the_comparison_sees_a_wrong_width() {
         ty: CTy::Int,
         alias: None,
     };
-    let p = Program {
-        bits: 8,
-        defines: vec![],
-        enums: vec![],
-        typedefs: vec![],
-        globals: vec![g],
-        funcs: vec![main],
-        prototypes: false,
-    };
+    let p = Program { bits: 8, globals: vec![g], funcs: vec![main], ..Program::default() };
     let dir = campaign::scratch("width");
     let (ours, gcc8) = campaign::outcomes(&p, &dir).unwrap();
     assert_eq!(ours.globals, [("g".to_string(), vec![-56])]);
@@ -113,15 +105,7 @@ fn the_comparison_sees_a_wrong_type() {
         alias: None,
     };
     let globals = vec![global("g", CTy::UInt, vec![Expr::Num(-7, Lit::Dec)]), global("h", CTy::Int, vec![])];
-    let p = Program {
-        bits: 32,
-        defines: vec![],
-        enums: vec![],
-        typedefs: vec![],
-        globals,
-        funcs: vec![main],
-        prototypes: false,
-    };
+    let p = Program { bits: 32, globals, funcs: vec![main], ..Program::default() };
     let dir = campaign::scratch("types");
     let (ours, gcc) = campaign::outcomes(&p, &dir).unwrap();
     assert_eq!(ours.globals, [("g".to_string(), vec![-2147483608]), ("h".to_string(), vec![-2147483648])]);
@@ -131,6 +115,56 @@ fn the_comparison_sees_a_wrong_type() {
     let gcc_signed = difftest::gcc::run_batch(&dir, "signed", 32, &[&signed]).unwrap().remove(0);
     assert_eq!(gcc_signed.globals[0], ("g".to_string(), vec![41]));
     assert!(ours.diff(&gcc_signed).is_some());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 31: the input reaches both sides, and a structure's members are compared
+/// slot by slot. `scanf("%d", &g); s.m1 = g;` with `struct S { int m1; unsigned char m2; } s
+/// = {5, 300};` reading `42` ends with g = 42 and s = {42, 44} on ours and in gcc's
+/// build; gcc's build of the same program reading `7` is seen to differ.
+#[test]
+fn the_comparison_sees_the_input_and_each_member() {
+    use difftest::program::*;
+    let f = difftest::ours::features();
+    if !(difftest::gcc::available() && f.types && f.structs && f.input) {
+        eprintln!("\n*** SKIPPED: `gcc` is not installed, or the compiler lacks 32-bit types, structs or input ***\n");
+        return;
+    }
+    let copy = Expr::Assign(None, Box::new(Expr::Var("s.m1".into())), Box::new(Expr::Var("g".into())));
+    let body = vec![Stmt::Scan("g".into()), Stmt::Expr(copy)];
+    let main = Func { name: "main".into(), params: vec![], returns_int: false, body };
+    let g = Global {
+        name: "g".into(),
+        len: None,
+        len_macro: None,
+        init: vec![],
+        char: false,
+        string: None,
+        ty: CTy::Int,
+        alias: None,
+    };
+    let p = Program {
+        bits: 32,
+        globals: vec![g],
+        funcs: vec![main],
+        structs: vec![StructDef { tag: "S".into(), fields: vec![("m1".into(), CTy::Int), ("m2".into(), CTy::UChar)] }],
+        struct_globals: vec![StructGlobal {
+            name: "s".into(),
+            tag: "S".into(),
+            len: None,
+            init: vec![vec![Expr::Num(5, Lit::Dec), Expr::Num(300, Lit::Dec)]],
+        }],
+        input: "42\n".into(),
+        ..Program::default()
+    };
+    let dir = campaign::scratch("input");
+    let (ours, gcc) = campaign::outcomes(&p, &dir).unwrap();
+    assert_eq!(ours.globals, [("g".to_string(), vec![42]), ("s".to_string(), vec![42, 44])]);
+    assert_eq!(ours.diff(&gcc), None);
+    let other = Program { input: "7".into(), ..p };
+    let gcc7 = difftest::gcc::run_batch(&dir, "seven", 32, &[&other]).unwrap().remove(0);
+    assert_eq!(gcc7.globals[1], ("s".to_string(), vec![7, 44]));
+    assert!(ours.diff(&gcc7).is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -78,6 +78,8 @@ pub struct Report {
     pub steps: u64,
     pub lockstep_programs: usize,
     pub lockstep_steps: u64,
+    /// Compared programs by the parts of C they use (`Program::uses`), and with any of them.
+    pub uses: std::collections::BTreeMap<&'static str, usize>,
     pub divergences: Vec<Divergence>,
     pub seconds: f64,
 }
@@ -85,7 +87,7 @@ pub struct Report {
 impl Report {
     pub fn summary(&self, b: &Budget) -> String {
         format!(
-            "seed {:#x}, features {:?}: {} programs, {} compared with gcc ({} on 32-bit words, {} on a 2048-column preset, {} ended in a fault; {} too big for any preset, {} too deep for our stack), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); {} divergences; {:.1} s",
+            "seed {:#x}, features {:?}: {} programs, {} compared with gcc ({} on 32-bit words, {} on a 2048-column preset, {} ended in a fault; {} too big for any preset, {} too deep for our stack), {} interpreter steps; {} in lockstep on the sparse transformer ({} steps); compared programs using {}; {} divergences; {:.1} s",
             b.seed,
             b.features,
             self.programs,
@@ -98,6 +100,7 @@ impl Report {
             self.steps,
             self.lockstep_programs,
             self.lockstep_steps,
+            self.uses.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", "),
             self.divergences.len(),
             self.seconds
         )
@@ -117,7 +120,7 @@ pub fn outcomes(p: &Program, dir: &Path) -> Result<(Outcome, Outcome), String> {
         Err(Rejected::TooBig(e) | Rejected::Error(e)) => return Err(e),
     };
     let want = gcc::run_batch(dir, "one", p.bits, &[p])?.remove(0);
-    Ok((ours::interpret(&image, Budget::new(0, 0, false).max_steps).0, want))
+    Ok((ours::interpret(&image, Budget::new(0, 0, false).max_steps, &p.input).0, want))
 }
 
 /// A fresh scratch directory for gcc's files.
@@ -179,6 +182,9 @@ fn merge(into: &mut Report, r: Report) {
     into.steps += r.steps;
     into.lockstep_programs += r.lockstep_programs;
     into.lockstep_steps += r.lockstep_steps;
+    for (k, n) in r.uses {
+        *into.uses.entry(k).or_default() += n;
+    }
     into.divergences.extend(r.divergences);
 }
 
@@ -232,7 +238,7 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
 
 fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &mut Report) {
     let diverge = |engine, what| Divergence { seed: case.seed, engine, what, text: case.text.clone() };
-    let (got, steps) = ours::interpret(&case.image, b.max_steps);
+    let (got, steps) = ours::interpret(&case.image, b.max_steps, &case.prog.input);
     if matches!(&got.end, End::Fault { message, .. } if message == "stack overflow") && want.end == End::Halted {
         r.too_deep += 1;
         return;
@@ -241,13 +247,20 @@ fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &m
     r.large += usize::from(case.image.config.n == 2048);
     r.wide += usize::from(case.prog.bits == 32);
     r.steps += steps;
+    let uses = case.prog.uses();
+    if !uses.is_empty() {
+        *r.uses.entry("any of them").or_default() += 1;
+    }
+    for u in uses {
+        *r.uses.entry(u).or_default() += 1;
+    }
     r.faulted += usize::from(matches!(want.end, End::Fault { .. }));
     if let Some(d) = got.diff(want) {
         r.divergences.push(diverge("interp", d));
         return;
     }
     if b.lockstep && steps <= b.lockstep_max_steps {
-        match tf.lockstep(&case.image, b.lockstep_max_steps + 1) {
+        match tf.lockstep(&case.image, b.lockstep_max_steps + 1, &case.prog.input) {
             Ok((got, steps)) => {
                 r.lockstep_programs += 1;
                 r.lockstep_steps += steps;

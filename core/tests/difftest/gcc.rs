@@ -8,7 +8,7 @@ use super::program::{CTy, Program};
 use super::text::{render, Dialect};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A program gets this long to run (they run for milliseconds).
@@ -25,6 +25,8 @@ fn prelude(bits: u32) -> String {
         r#"#include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <ctype.h>
+#include <string.h>
 typedef int{bits}_t word;
 #define W(x) ((int)(word)(x))
 static void (*dump_)(void);
@@ -41,6 +43,7 @@ static void assert_(int c, int line) {{ if (!c) fault_("assertion failed", line)
 static int abs_(int a) {{ return W(a < 0 ? -a : a); }}
 static int min_(int a, int b) {{ return a < b ? a : b; }}
 static int max_(int a, int b) {{ return a > b ? a : b; }}
+static int scan_(word *p) {{ int v; int r = scanf("%d", &v); if (r == 1) *p = (word)v; return r; }}
 {wide}"#
     )
 }
@@ -77,6 +80,18 @@ fn program_text(k: usize, p: &Program) -> String {
             g.name
         );
     }
+    for g in &p.struct_globals {
+        // Element by element, member by member: one slot each on our machine.
+        let members = p.struct_def(&g.tag).map(|d| &d.fields[..]).unwrap_or_default();
+        let each: String = members.iter().map(|(m, _)| format!(" fprintf(stderr, \" %d\", (int)e_.{m});")).collect();
+        let _ = writeln!(
+            s,
+            "    fputs(\"{0}\", stderr); for (int i = 0; i < {1}; i++) {{ struct {prefix}{2} e_ = ((struct {prefix}{2} *)&{prefix}{0})[i];{each} }} fputc('\\n', stderr);",
+            g.name,
+            g.len.unwrap_or(1),
+            g.tag
+        );
+    }
     let _ = writeln!(s, "}}");
     let _ = writeln!(
         s,
@@ -109,15 +124,18 @@ pub fn run_batch(dir: &Path, name: &str, bits: u32, progs: &[&Program]) -> Resul
     if !out.status.success() {
         return Err(format!("gcc rejected {}:\n{}", c.display(), String::from_utf8_lossy(&out.stderr)));
     }
-    (0..progs.len()).map(|k| run_one(&exe, k, &dir.join(format!("{name}.{k}")))).collect()
+    progs.iter().enumerate().map(|(k, p)| run_one(&exe, k, &dir.join(format!("{name}.{k}")), &p.input)).collect()
 }
 
-fn run_one(exe: &Path, k: usize, stem: &Path) -> Result<Outcome, String> {
-    let (out_path, err_path) = (stem.with_extension("out"), stem.with_extension("err"));
+fn run_one(exe: &Path, k: usize, stem: &Path, input: &str) -> Result<Outcome, String> {
+    let (out_path, err_path, in_path) =
+        (stem.with_extension("out"), stem.with_extension("err"), stem.with_extension("in"));
     let file = |p: &Path| std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()));
+    std::fs::write(&in_path, input).map_err(|e| format!("{}: {e}", in_path.display()))?;
+    let stdin = std::fs::File::open(&in_path).map_err(|e| format!("{}: {e}", in_path.display()))?;
     let mut child = Command::new(exe)
         .arg(k.to_string())
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(file(&out_path)?)
         .stderr(file(&err_path)?)
         .spawn()
@@ -138,6 +156,7 @@ fn run_one(exe: &Path, k: usize, stem: &Path) -> Result<Outcome, String> {
     let report = String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned();
     let _ = std::fs::remove_file(&out_path);
     let _ = std::fs::remove_file(&err_path);
+    let _ = std::fs::remove_file(&in_path);
     let mut o = parse_report(&report, output);
     match status {
         None => o.end = End::Other("gcc's build timed out".into()),

@@ -47,6 +47,14 @@ pub struct Features {
     pub comma: bool,
     /// `goto` forward over a block.
     pub goto: bool,
+    /// `struct` types, globals and arrays of them, members, copies.
+    pub structs: bool,
+    /// `scanf("%d", …)` and `getchar()` reading a generated input.
+    pub input: bool,
+    /// Function-like macros.
+    pub macros: bool,
+    /// `<ctype.h>`, and on 32-bit words `strlen`, `strcmp` and `atoi`.
+    pub library: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
@@ -77,6 +85,8 @@ pub fn program(seed: u64, avoid_known: bool, features: Features) -> Program {
         typedefs: Vec::new(),
         features,
         breakable: 0,
+        strings: Vec::new(),
+        struct_objects: Vec::new(),
     };
     g.program()
 }
@@ -107,6 +117,10 @@ struct Gen {
     features: Features,
     /// Enclosing `switch`es (`break` needs a loop or one of them).
     breakable: u32,
+    /// Read-only global `char` arrays that hold their string's 0.
+    strings: Vec<String>,
+    /// Struct globals: name, length, and their type's members.
+    struct_objects: Vec<(String, Option<usize>, StructDef)>,
 }
 
 #[derive(Default)]
@@ -170,7 +184,18 @@ impl Gen {
                 })
                 .collect();
         }
+        let structs: Vec<StructDef> = if self.features.structs && self.rng.chance(1, 2) {
+            (0..1 + self.rng.below(2)).map(|_| self.struct_def()).collect()
+        } else {
+            vec![]
+        };
         let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
+        let struct_globals = if structs.is_empty() {
+            vec![]
+        } else {
+            (0..1 + self.rng.below(3)).map(|_| self.struct_global(&structs)).collect()
+        };
+        let input = if self.features.input { self.input_text() } else { String::new() };
         let mut funcs = Vec::new();
         for _ in 0..self.rng.below(5) {
             let recursive = self.features.recursion && self.rng.chance(1, 3);
@@ -178,7 +203,7 @@ impl Gen {
         }
         funcs.push(self.function(true));
         let prototypes = self.features.recursion && self.rng.chance(1, 2);
-        Program {
+        let mut p = Program {
             bits: self.bits,
             defines: std::mem::take(&mut self.defines),
             enums,
@@ -186,7 +211,142 @@ impl Gen {
             globals,
             funcs,
             prototypes,
+            macros: vec![],
+            structs,
+            struct_globals,
+            input,
+        };
+        if self.features.macros && self.rng.chance(1, 2) {
+            self.macros(&mut p);
         }
+        p
+    }
+
+    /// One or two function-like macros, each standing for an operator, and
+    /// about half of that operator's uses spelled as the macro's calls (so the
+    /// macro's operands are checked exactly as the operator's were).
+    fn macros(&mut self, p: &mut Program) {
+        const OPS: [BinOp; 12] = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::Lt,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::LogAnd,
+        ];
+        for _ in 0..1 + self.rng.below(2) {
+            let op = self.rng.pick(&OPS);
+            if !p.macros.iter().any(|m| m.1 == op) {
+                p.macros.push((self.name("M"), op));
+            }
+        }
+        let macros = p.macros.clone();
+        let rng = &mut self.rng;
+        p.visit_exprs_mut(&mut |e| {
+            if let Expr::Binary(op, a, b) = e {
+                if let Some((name, _)) = macros.iter().find(|m| m.1 == *op) {
+                    if rng.chance(1, 2) {
+                        *e = Expr::MacroCall(name.clone(), *op, a.clone(), b.clone());
+                    }
+                }
+            }
+        });
+    }
+
+    /// `struct S { T m1; … };` with one to three integer members.
+    fn struct_def(&mut self) -> StructDef {
+        let tag = self.name("S");
+        let fields = (1..=1 + self.rng.below(3)).map(|k| (format!("m{k}"), self.ty())).collect();
+        StructDef { tag, fields }
+    }
+
+    /// A global of one of `structs`' types, or an array of them, with a brace list
+    /// per element (never an empty one: C99 has none); its members become variables.
+    fn struct_global(&mut self, structs: &[StructDef]) -> StructGlobal {
+        let def = structs[self.rng.below(structs.len())].clone();
+        let len = self.rng.chance(1, 2).then(|| 1 + self.rng.below(4));
+        let name = self.name(if len.is_some() { "a" } else { "g" });
+        let elements = if self.rng.chance(1, 3) { 0 } else { 1 + self.rng.below(len.unwrap_or(1)) };
+        let init = (0..elements)
+            .map(|_| (0..1 + self.rng.below(def.fields.len())).map(|_| self.const_expr(2)).collect())
+            .collect();
+        for (m, ty) in &def.fields {
+            let member = if len.is_some() { format!("{name}[].{m}") } else { format!("{name}.{m}") };
+            self.scopes.declare(Var { name: member, len, writable: true, global: true, deref: false, ty: *ty });
+        }
+        self.struct_objects.push((name.clone(), len, def.clone()));
+        StructGlobal { name, tag: def.tag, len, init }
+    }
+
+    /// `d = s;` for two struct globals of one type (elements at constant indices).
+    fn struct_copy(&mut self) -> Option<Stmt> {
+        let (dst, dlen, def) = self.struct_objects[self.rng.below(self.struct_objects.len())].clone();
+        let same: Vec<(String, Option<usize>)> =
+            self.struct_objects.iter().filter(|o| o.2.tag == def.tag).map(|o| (o.0.clone(), o.1)).collect();
+        let (src, slen) = same[self.rng.below(same.len())].clone();
+        let at = |g: &mut Gen, len: Option<usize>| len.map(|n| g.rng.below(n));
+        let (di, si) = (at(self, dlen), at(self, slen));
+        for (m, _) in &def.fields {
+            let member =
+                |o: &str, len: Option<usize>| if len.is_some() { format!("{o}[].{m}") } else { format!("{o}.{m}") };
+            self.touch(&member(&dst, dlen), true);
+            self.touch(&member(&src, slen), false);
+        }
+        Some(Stmt::StructCopy { dst: (dst, di), src: (src, si) })
+    }
+
+    /// The program's standard input: numbers in the word's range (never its most
+    /// negative, whose digits alone would not be) and words, apart or glued, so
+    /// `scanf` meets numbers, letters, and the end of the input.
+    fn input_text(&mut self) -> String {
+        let mut text = String::new();
+        let mut last_number = false;
+        let max = (1i64 << (self.bits - 1)) - 1;
+        for _ in 0..self.rng.below(9) {
+            let number = self.rng.chance(2, 3);
+            let glued = !(text.is_empty() || number && last_number) && self.rng.chance(1, 5);
+            if !text.is_empty() && !glued {
+                text += self.rng.pick(&[" ", " ", "\n", "  ", "\t"]);
+            }
+            if number {
+                let v = self.value().clamp(-max, max);
+                text += &v.to_string();
+            } else {
+                let letters = ["a", "x", "Q", "z", "."];
+                text += &(0..1 + self.rng.below(3)).map(|_| self.rng.pick(&letters)).collect::<String>();
+            }
+            last_number = number;
+        }
+        if self.rng.chance(1, 2) {
+            text.push('\n');
+        }
+        text
+    }
+
+    /// `scanf("%d", &x);` or `x = getchar();` into a scalar the function may write.
+    fn read_input(&mut self) -> Option<Stmt> {
+        let scan = self.rng.chance(1, 2);
+        let ok: Vec<String> = self
+            .scopes
+            .visible()
+            .iter()
+            .filter(|v| v.writable && v.len.is_none() && !v.deref && (!scan || v.ty == CTy::Int))
+            .map(|v| v.name.clone())
+            .collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let x = ok[self.rng.below(ok.len())].clone();
+        self.touch(&x, true);
+        // Reading input is a side effect: two calls that read cannot share an expression.
+        self.cur.writes.insert(OUTPUT.to_string());
+        Some(if scan { Stmt::Scan(x) } else { Stmt::GetChar(x) })
     }
 
     /// `enum { A = v, B, C = w };`: one to four enumerators, each explicit or the
@@ -245,6 +405,9 @@ impl Gen {
         if char && len.is_some() && len_macro.is_none() && self.rng.chance(1, 2) {
             let (name, len, text) = self.string_array();
             let ty = if self.typed() { CTy::Char } else { CTy::Int };
+            if len > text.len() {
+                self.strings.push(name.clone());
+            }
             self.scopes.declare(Var {
                 name: name.clone(),
                 len: Some(len),
@@ -467,6 +630,16 @@ impl Gen {
         if self.features.statics && self.in_plain_function && self.rng.chance(1, 14) {
             return self.static_local();
         }
+        if self.features.structs && !self.struct_objects.is_empty() && self.rng.chance(1, 16) {
+            if let Some(s) = self.struct_copy() {
+                return s;
+            }
+        }
+        if self.features.input && self.rng.chance(1, 12) {
+            if let Some(s) = self.read_input() {
+                return s;
+            }
+        }
         if nested && self.features.goto && self.rng.chance(1, 16) {
             let cond = self.full_expr();
             let n = 1 + self.rng.below(3);
@@ -606,7 +779,7 @@ impl Gen {
                 .visible()
                 .iter()
                 .map(|v| v.name.clone())
-                .filter(|n| !inner.contains(n) && !init.iter().any(|e| e.names(n)))
+                .filter(|n| !n.contains('.') && !inner.contains(n) && !init.iter().any(|e| e.names(n)))
                 .collect();
             if !outer.is_empty() {
                 return outer[self.rng.below(outer.len())].clone();

@@ -30,6 +30,14 @@ pub fn features() -> Features {
             statics: ok("int f() { static int s = 2; s++; return s; }\nint main() { f(); return f(); }\n"),
             comma: ok("int main() { int x = 1; x = (x++, x + 1); return x; }\n"),
             goto: ok("int main() { int x = 1; if (x) goto done; { x = 2; } done:; return x; }\n"),
+            structs: ok("struct S { int m1; char m2; };\nstruct S g = {1, 2};\nstruct S a[2] = {{3}, {4, 5}};\nint main() { a[1] = g; g.m1 = a[0].m2 + a[1].m1; return g.m1; }\n"),
+            input: ok("#include <stdio.h>\nint main() { int x = 0; scanf(\"%d\", &x); x = getchar(); return x; }\n"),
+            macros: ok("#define M(a, b) ((a) + (b))\nint main() { return M(1, M(2, 3)); }\n"),
+            library: ok("#include <ctype.h>\nint main() { return (isdigit(('7') & 127) != 0) + toupper(97); }\n")
+                && on(
+                    "compact32",
+                    "#include <string.h>\n#include <stdlib.h>\nchar s[3] = {49, 50, 0};\nint main() { return ((int)strlen(s)) + atoi(s) + (strcmp(s, s) == 0); }\n",
+                ),
             types: on(
                 "compact32",
                 "unsigned char c = 200;\nlong l = -5L;\nint main() { short s = (short)70000; unsigned long u = 7ul; return c + s + (int)l + 3u + u; }\n",
@@ -71,10 +79,10 @@ pub fn build(text: &str, bits: u32) -> Result<Program, Rejected> {
 }
 
 /// Runs on the interpreter; returns the outcome and the steps taken.
-pub fn interpret(prog: &Program, max_steps: u64) -> (Outcome, u64) {
+pub fn interpret(prog: &Program, max_steps: u64, input: &str) -> (Outcome, u64) {
     let mut m = Interp::new(prog).expect("a compiled program loads");
     let mut out = Output::default();
-    let status = run_printing(&mut m, max_steps, None, &mut out, &mut Input::default());
+    let status = run_printing(&mut m, max_steps, None, &mut out, &mut Input::new(input));
     (outcome(prog, &m, &status, &out), m.steps())
 }
 
@@ -85,7 +93,7 @@ pub struct Transformers(HashMap<&'static str, SparseEngine>);
 impl Transformers {
     /// Runs the sparse transformer in lockstep with the interpreter (compared after
     /// every step); returns the transformer's outcome and the steps, or the divergence.
-    pub fn lockstep(&mut self, prog: &Program, max_steps: u64) -> Result<(Outcome, u64), String> {
+    pub fn lockstep(&mut self, prog: &Program, max_steps: u64, input: &str) -> Result<(Outcome, u64), String> {
         let engine = match self.0.get_mut(prog.config.name) {
             Some(e) => {
                 e.reload(prog).map_err(|e| e.to_string())?;
@@ -93,17 +101,20 @@ impl Transformers {
             }
             None => self.0.entry(prog.config.name).or_insert(SparseEngine::new(prog).map_err(|e| e.to_string())?),
         };
-        let mut oracle = Interp::new(prog).expect("a compiled program loads");
-        let mut printing = Printing { engine, out: Output::default() };
+        let mut interp = Interp::new(prog).expect("a compiled program loads");
+        // Both read the input: the host writes its next byte into each before a step that reads it.
+        let mut oracle = Printing { engine: &mut interp, out: Output::default(), input: Input::new(input) };
+        let mut printing = Printing { engine, out: Output::default(), input: Input::new(input) };
         let status = lockstep(&mut printing, &mut oracle, max_steps).map_err(|d| d.to_string())?;
         Ok((outcome(prog, printing.engine, &status, &printing.out), printing.engine.steps()))
     }
 }
 
-/// The transformer stepped by `lockstep`, collecting what it prints after each step.
+/// An engine stepped by `lockstep`, collecting what it prints and reading its input.
 struct Printing<'e> {
-    engine: &'e mut SparseEngine,
+    engine: &'e mut dyn Engine,
     out: Output,
+    input: Input,
 }
 
 impl Engine for Printing<'_> {
@@ -114,7 +125,7 @@ impl Engine for Printing<'_> {
         self.engine.program()
     }
     fn run(&mut self, max_steps: u64, breaks: Option<&[bool]>) -> Status {
-        run_printing(self.engine, max_steps, breaks, &mut self.out, &mut Input::default())
+        run_printing(self.engine, max_steps, breaks, &mut self.out, &mut self.input)
     }
     fn status(&self) -> Status {
         self.engine.status()

@@ -232,6 +232,65 @@ pub enum Expr {
     Cast(CTy, Box<Expr>),
     /// `a, b`: the comma operator (its operands are kept apart like any other's).
     Comma(Box<Expr>, Box<Expr>),
+    /// `M(a, b)`: a function-like macro whose body is `((a) op (b))`; it reads its
+    /// operands like the operator would (each parameter appears once in the body).
+    MacroCall(String, BinOp, Box<Expr>, Box<Expr>),
+    /// A call of the C library's (`<ctype.h>`, `<string.h>`, `<stdlib.h>`).
+    Lib(Lib),
+}
+
+/// What the generator calls in the C library: each call is defined for every
+/// argument it gets, and each result has one value in both compilers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Lib {
+    /// `(isdigit((e) & 127) != 0)` or `toupper((e) & 127)`: the argument is an
+    /// `unsigned char`'s value (anything else is undefined), a predicate's result is
+    /// compared with 0 (C says only "nonzero").
+    Ctype(&'static str, Box<Expr>),
+    /// `(int)strlen(s)` of a read-only `char` array holding its 0 (32-bit words).
+    Strlen(String),
+    /// `atoi(s)`: a short string, so the value fits an `int` (32-bit words).
+    Atoi(String),
+    /// `(strcmp(s, t) op 0)`: only the sign is C's.
+    Strcmp(String, String, BinOp),
+}
+
+impl Lib {
+    /// The `<ctype.h>` functions; the first ones are predicates.
+    pub const CTYPE: [&'static str; 10] =
+        ["isdigit", "isalpha", "isalnum", "isupper", "islower", "isspace", "isxdigit", "ispunct", "toupper", "tolower"];
+
+    pub fn predicate(name: &str) -> bool {
+        name.starts_with("is")
+    }
+
+    /// The read-only strings it reads.
+    pub fn strings(&self) -> Vec<&str> {
+        match self {
+            Lib::Ctype(..) => vec![],
+            Lib::Strlen(s) | Lib::Atoi(s) => vec![s],
+            Lib::Strcmp(s, t, _) => vec![s, t],
+        }
+    }
+}
+
+/// `struct tag { T m1; … };`: integer members, one slot each on our machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    pub tag: String,
+    pub fields: Vec<(String, CTy)>,
+}
+
+/// `struct tag name = {…};` or `struct tag name[len] = {{…}, …};` at file scope.
+/// Its members are variables named `name.m` (or `name[].m`, element-wise, for an
+/// array: the generator tracks each member of all elements as one object).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructGlobal {
+    pub name: String,
+    pub tag: String,
+    pub len: Option<usize>,
+    /// One brace list per element (may be fewer than `len`, and shorter than the members).
+    pub init: Vec<Vec<Expr>>,
 }
 
 /// A loop that cannot run away: `guard` counts iterations up to `bound`.
@@ -309,6 +368,15 @@ pub enum Stmt {
     },
     /// `putchar(e)`.
     Putchar(Expr),
+    /// `scanf("%d", &x);` for an `int` `x` (unchanged when the input has no number).
+    Scan(String),
+    /// `x = getchar();`
+    GetChar(String),
+    /// `d = s;` for two structures of one type: names and constant element indices.
+    StructCopy {
+        dst: (String, Option<usize>),
+        src: (String, Option<usize>),
+    },
 }
 
 /// One `printf` conversion: `%` flags width letter (`%-3d`, `%02x`, `%c`).
@@ -368,7 +436,7 @@ pub struct Enumerator {
 }
 
 /// A whole program; `funcs` ends with `main`, and a function calls only earlier ones.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Program {
     pub bits: u32,
     /// `#define NAME value` lines at the top.
@@ -381,20 +449,62 @@ pub struct Program {
     pub funcs: Vec<Func>,
     /// Declare every function before the first definition (mutual recursion needs it).
     pub prototypes: bool,
+    /// `#define M(a, b) ((a) op (b))` lines, after the object-like ones.
+    pub macros: Vec<(String, BinOp)>,
+    pub structs: Vec<StructDef>,
+    pub struct_globals: Vec<StructGlobal>,
+    /// What the program reads from its standard input.
+    pub input: String,
 }
 
 impl Expr {
     /// The direct subexpressions.
     pub fn children(&self) -> Vec<&Expr> {
         match self {
-            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {
-                vec![]
-            }
+            Expr::Num(..)
+            | Expr::Macro(..)
+            | Expr::Var(_)
+            | Expr::Deref(_)
+            | Expr::AddrOf(_)
+            | Expr::Offset(..)
+            | Expr::Lib(Lib::Strlen(_) | Lib::Atoi(_) | Lib::Strcmp(..)) => vec![],
+            Expr::Lib(Lib::Ctype(_, a)) => vec![a],
             Expr::Index(_, i) => vec![i],
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter().collect(),
             Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) | Expr::IncDec { target: a, .. } => vec![a],
-            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) => vec![a, b],
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) | Expr::MacroCall(_, _, a, b) => {
+                vec![a, b]
+            }
             Expr::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// The direct subexpressions, to change them.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Num(..)
+            | Expr::Macro(..)
+            | Expr::Var(_)
+            | Expr::Deref(_)
+            | Expr::AddrOf(_)
+            | Expr::Offset(..)
+            | Expr::Lib(Lib::Strlen(_) | Lib::Atoi(_) | Lib::Strcmp(..)) => vec![],
+            Expr::Lib(Lib::Ctype(_, a)) => vec![a],
+            Expr::Index(_, i) => vec![i],
+            Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().collect(),
+            Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) | Expr::IncDec { target: a, .. } => vec![a],
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) | Expr::MacroCall(_, _, a, b) => {
+                vec![a, b]
+            }
+            Expr::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
+
+    /// Calls `f` on this expression, then on the ones inside what it leaves.
+    pub fn visit_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        f(self);
+        for c in self.children_mut() {
+            c.visit_mut(f);
         }
     }
 
@@ -421,6 +531,7 @@ impl Stmt {
             Stmt::Static(l) => (l.init.iter().collect(), vec![]),
             Stmt::Goto { cond, skipped, .. } => (vec![cond], vec![skipped]),
             Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => (vec![e], vec![]),
+            Stmt::Scan(_) | Stmt::GetChar(_) | Stmt::StructCopy { .. } => (vec![], vec![]),
             Stmt::Printf(_, args) => (args.iter().collect(), vec![]),
             Stmt::If(c, a, b) => (vec![c], [Some(&a[..]), b.as_deref()].into_iter().flatten().collect()),
             Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
@@ -431,6 +542,38 @@ impl Stmt {
                 arms.iter().map(|a| &a.body[..]).collect(),
             ),
             Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => (vec![], vec![]),
+        }
+    }
+
+    /// Calls `f` on every expression in this statement and the ones nested in it.
+    pub fn visit_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        let (exprs, blocks): (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) = match self {
+            Stmt::Decl(locals) => (locals.iter_mut().flat_map(|l| &mut l.init).collect(), vec![]),
+            Stmt::Static(l) => (l.init.iter_mut().collect(), vec![]),
+            Stmt::Goto { cond, skipped, .. } => (vec![cond], vec![skipped]),
+            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Assert(e) | Stmt::Putchar(e) => (vec![e], vec![]),
+            Stmt::Printf(_, args) => (args.iter_mut().collect(), vec![]),
+            Stmt::If(c, a, b) => (vec![c], std::iter::once(a).chain(b).collect()),
+            Stmt::For { from, to, body, .. } => (vec![from, to], vec![body]),
+            Stmt::While { cond, body, .. } => (vec![cond], vec![body]),
+            Stmt::Block(b) => (vec![], vec![b]),
+            Stmt::Switch(c, arms) => {
+                let (labels, bodies): (Vec<_>, Vec<_>) = arms.iter_mut().map(|a| (&mut a.label, &mut a.body)).unzip();
+                (std::iter::once(c).chain(labels.into_iter().flatten()).collect(), bodies)
+            }
+            Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return(None)
+            | Stmt::Frame
+            | Stmt::Scan(_)
+            | Stmt::GetChar(_)
+            | Stmt::StructCopy { .. } => (vec![], vec![]),
+        };
+        for e in exprs {
+            e.visit_mut(f);
+        }
+        for b in blocks {
+            b.iter_mut().for_each(|s| s.visit_exprs_mut(f));
         }
     }
 }
@@ -447,6 +590,43 @@ impl Program {
     /// Whether `f` holds for any expression of the program.
     pub fn any_expr(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
         self.globals.iter().flat_map(|g| &g.init).any(|e| e.any(f))
+            || self.struct_globals.iter().flat_map(|g| g.init.iter().flatten()).any(|e| e.any(f))
             || self.any_stmt(&mut |s| s.parts().0.into_iter().any(|e| e.any(f)))
+    }
+
+    /// Calls `f` on every expression of the program, top-down.
+    pub fn visit_exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        for e in self.globals.iter_mut().flat_map(|g| &mut g.init) {
+            e.visit_mut(f);
+        }
+        for e in self.struct_globals.iter_mut().flat_map(|g| g.init.iter_mut().flatten()) {
+            e.visit_mut(f);
+        }
+        for s in self.funcs.iter_mut().flat_map(|fun| &mut fun.body) {
+            s.visit_exprs_mut(f);
+        }
+    }
+
+    /// The parts of C this program uses that a report counts.
+    pub fn uses(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.struct_globals.is_empty() {
+            out.push("structs");
+        }
+        if self.any_stmt(&mut |s| matches!(s, Stmt::Scan(_) | Stmt::GetChar(_))) {
+            out.push("input");
+        }
+        if self.any_expr(&mut |e| matches!(e, Expr::Lib(_))) {
+            out.push("library");
+        }
+        if self.any_expr(&mut |e| matches!(e, Expr::MacroCall(..))) {
+            out.push("macros");
+        }
+        out
+    }
+
+    /// The structure a struct global has.
+    pub fn struct_def(&self, tag: &str) -> Option<&StructDef> {
+        self.structs.iter().find(|d| d.tag == tag)
     }
 }

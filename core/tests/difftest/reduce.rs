@@ -132,7 +132,13 @@ impl Mutator {
                     k += 1;
                 }
             }
-            Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Frame => {}
+            Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return(None)
+            | Stmt::Frame
+            | Stmt::Scan(_)
+            | Stmt::GetChar(_)
+            | Stmt::StructCopy { .. } => {}
         }
     }
 
@@ -147,12 +153,18 @@ impl Mutator {
             }
         }
         match e {
-            Expr::Num(..) | Expr::Macro(..) | Expr::Var(_) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Offset(..) => {}
-            Expr::Index(_, i) => self.expr(i),
+            Expr::Num(..)
+            | Expr::Macro(..)
+            | Expr::Var(_)
+            | Expr::Deref(_)
+            | Expr::AddrOf(_)
+            | Expr::Offset(..)
+            | Expr::Lib(Lib::Strlen(_) | Lib::Atoi(_) | Lib::Strcmp(..)) => {}
+            Expr::Index(_, i) | Expr::Lib(Lib::Ctype(_, i)) => self.expr(i),
             Expr::Call(_, args) | Expr::Builtin(_, args) => args.iter_mut().for_each(|a| self.expr(a)),
             Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => self.expr(a),
             Expr::IncDec { target, .. } => self.expr(target),
-            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) => {
+            Expr::Binary(_, a, b) | Expr::Assign(_, a, b) | Expr::Comma(a, b) | Expr::MacroCall(_, _, a, b) => {
                 self.expr(a);
                 self.expr(b);
             }
@@ -189,9 +201,11 @@ fn replacements(e: &Expr) -> Vec<Expr> {
         Expr::AddrOf(_) | Expr::Offset(..) => vec![],
         Expr::Call(_, args) | Expr::Builtin(_, args) => [zero, one].into_iter().chain(args.iter().cloned()).collect(),
         Expr::Unary(_, a) | Expr::Paren(a) | Expr::Cast(_, a) => vec![zero, one, (**a).clone()],
-        Expr::Binary(_, a, b) | Expr::Cond(_, a, b) | Expr::Comma(a, b) => {
+        Expr::Binary(_, a, b) | Expr::Cond(_, a, b) | Expr::Comma(a, b) | Expr::MacroCall(_, _, a, b) => {
             vec![zero, one, (**a).clone(), (**b).clone()]
         }
+        Expr::Lib(Lib::Ctype(_, a)) => vec![zero, one, (**a).clone()],
+        Expr::Lib(_) => vec![zero, one],
         Expr::Assign(_, t, r) => vec![zero, (**r).clone(), Expr::Assign(None, t.clone(), r.clone()), (**t).clone()],
         Expr::IncDec { target, .. } => vec![zero, (**target).clone()],
     }

@@ -27,6 +27,9 @@ pub enum Dialect<'a> {
 
 pub fn render(p: &Program, d: Dialect) -> String {
     let mut w = Writer { d, bits: p.bits, out: String::new(), indent: 0, lines: 0, constant: false };
+    for header in headers(p) {
+        w.line(&format!("#include <{header}>"));
+    }
     for (name, v, lit) in &p.defines {
         let value = match (w.gcc(), lit) {
             (true, Lit::Suffix(_)) => format!("({})", w.literal(*v, *lit)),
@@ -36,6 +39,9 @@ pub fn render(p: &Program, d: Dialect) -> String {
         let t = format!("#define {} {value}", w.name(name));
         w.line(&t);
     }
+    for (name, op) in &p.macros {
+        w.macro_def(name, *op);
+    }
     for e in &p.enums {
         w.enum_decl(e);
     }
@@ -43,8 +49,14 @@ pub fn render(p: &Program, d: Dialect) -> String {
         let t = format!("typedef {} {};", w.ty(*t, None), w.name(name));
         w.line(&t);
     }
+    for d in &p.structs {
+        w.struct_def(d);
+    }
     for g in &p.globals {
         w.global(g);
+    }
+    for g in &p.struct_globals {
+        w.struct_global(g);
     }
     if p.prototypes {
         for f in p.funcs.iter().filter(|f| f.name != "main") {
@@ -56,6 +68,19 @@ pub fn render(p: &Program, d: Dialect) -> String {
         w.func(f);
     }
     w.out
+}
+
+/// The headers a program's library calls and input need, in a fixed order.
+fn headers(p: &Program) -> Vec<&'static str> {
+    let lib = |f: fn(&Lib) -> bool| p.any_expr(&mut |e| matches!(e, Expr::Lib(l) if f(l)));
+    let ctype = lib(|l| matches!(l, Lib::Ctype(..)));
+    let string = lib(|l| matches!(l, Lib::Strlen(_) | Lib::Strcmp(..)));
+    let stdlib = lib(|l| matches!(l, Lib::Atoi(_)));
+    let input = p.any_stmt(&mut |s| matches!(s, Stmt::Scan(_) | Stmt::GetChar(_)));
+    [(input, "stdio.h"), (ctype, "ctype.h"), (string, "string.h"), (stdlib, "stdlib.h")]
+        .into_iter()
+        .filter_map(|(used, h)| used.then_some(h))
+        .collect()
 }
 
 struct Writer<'a> {
@@ -112,6 +137,67 @@ impl Writer<'_> {
             .collect();
         let t = format!("enum {{ {} }};", items.join(", "));
         self.line(&t);
+    }
+
+    /// `#define M(a, b) ((a) op (b))`; gcc's body wraps like the operator's (`W`).
+    fn macro_def(&mut self, name: &str, op: BinOp) {
+        let body = format!("(a) {} (b)", op.symbol());
+        let body = if self.gcc() && op.wraps() && !self.wide() { format!("W({body})") } else { format!("({body})") };
+        let t = format!("#define {}(a, b) {body}", self.name(name));
+        self.line(&t);
+    }
+
+    /// `struct S { int m1; unsigned char m2; };` (the tag is an identifier of the program's).
+    fn struct_def(&mut self, d: &StructDef) {
+        let fields: Vec<String> = d.fields.iter().map(|(m, t)| format!("{} {m};", self.ty(*t, None))).collect();
+        let t = format!("struct {} {{ {} }};", self.name(&d.tag), fields.join(" "));
+        self.line(&t);
+    }
+
+    /// `struct S g = {1, 2};` or `struct S a[3] = {{1, 2}, {3}};`.
+    fn struct_global(&mut self, g: &StructGlobal) {
+        let mut s = format!("struct {} {}", self.name(&g.tag), self.name(&g.name));
+        if let Some(n) = g.len {
+            s += &format!("[{n}]");
+        }
+        self.constant = true;
+        let lists: Vec<String> = g.init.iter().map(|l| format!("{{{}}}", self.list(l))).collect();
+        self.constant = false;
+        match (g.len, lists.as_slice()) {
+            (_, []) => {}
+            (None, [one]) => s += &format!(" = {one}"),
+            _ => s += &format!(" = {{{}}}", lists.join(", ")),
+        }
+        s.push(';');
+        self.line(&s);
+    }
+
+    /// `n[i]`, or `a[i].m` for the member `a[].m` of an array of structures.
+    fn element(&self, n: &str, i: &str) -> String {
+        let n = self.name(n);
+        match n.split_once("[]") {
+            Some((array, member)) => format!("{array}[{i}]{member}"),
+            None => format!("{n}[{i}]"),
+        }
+    }
+
+    /// A structure as the left or right side of a copy: `g` or `a[k]`.
+    fn struct_ref(&self, (n, k): &(String, Option<usize>)) -> String {
+        match k {
+            Some(k) => format!("{}[{k}]", self.name(n)),
+            None => self.name(n),
+        }
+    }
+
+    fn lib(&self, l: &Lib) -> String {
+        let x = |e: &Expr| if self.gcc() { self.gcc_expr(e) } else { self.expr(e) };
+        match l {
+            Lib::Ctype(f, a) if Lib::predicate(f) => format!("({f}(({}) & 127) != 0)", x(a)),
+            Lib::Ctype(f, a) => format!("{f}(({}) & 127)", x(a)),
+            Lib::Strlen(s) => format!("((int)strlen({}))", self.name(s)),
+            Lib::Atoi(s) => format!("atoi({})", self.name(s)),
+            Lib::Strcmp(s, t, op) => format!("(strcmp({}, {}) {} 0)", self.name(s), self.name(t), op.symbol()),
+        }
     }
 
     /// On 32-bit words, operations keep C's types (see the module's comment).
@@ -303,6 +389,20 @@ impl Writer<'_> {
                 let t = format!("putchar({});", self.expr(e));
                 self.line(&t);
             }
+            Stmt::Scan(x) => {
+                let x = self.name(x);
+                // gcc's `word` may be narrower than the `int` `%d` stores.
+                let t = if self.gcc() { format!("scan_(&{x});") } else { format!("scanf(\"%d\", &{x});") };
+                self.line(&t);
+            }
+            Stmt::GetChar(x) => {
+                let t = format!("{} = getchar();", self.name(x));
+                self.line(&t);
+            }
+            Stmt::StructCopy { dst, src } => {
+                let t = format!("{} = {};", self.struct_ref(dst), self.struct_ref(src));
+                self.line(&t);
+            }
             Stmt::Printf(convs, args) => {
                 // Text around each conversion: a marker, the conversion, a separator; escapes too.
                 let mut fmt = String::new();
@@ -388,8 +488,10 @@ impl Writer<'_> {
             Expr::Deref(n) => format!("*{n}"),
             Expr::AddrOf(n) => format!("&{n}"),
             Expr::Offset(n, k) => format!("{n} + {k}"),
-            Expr::Index(n, i) => format!("{n}[{}]", self.expr(i)),
+            Expr::Index(n, i) => self.element(n, &self.expr(i)),
             Expr::Call(f, args) => format!("{f}({})", self.list(args)),
+            Expr::MacroCall(m, _, a, b) => format!("{m}({}, {})", self.expr(a), self.expr(b)),
+            Expr::Lib(l) => self.lib(l),
             Expr::Builtin(b, args) => format!("{}({})", b.name(), self.list(args)),
             Expr::Unary(op, x) => {
                 let inner = self.expr_at(x, 14);
@@ -495,7 +597,9 @@ impl Writer<'_> {
             Expr::Deref(n) => format!("(*{})", self.name(n)),
             Expr::AddrOf(n) => format!("(&{})", self.name(n)),
             Expr::Offset(n, k) => format!("({} + {k})", self.name(n)),
-            Expr::Index(n, i) => format!("{}[{}]", self.name(n), x(i)),
+            Expr::Index(n, i) => self.element(n, &x(i)),
+            Expr::MacroCall(m, _, a, b) => format!("{}({}, {})", self.name(m), x(a), x(b)),
+            Expr::Lib(l) => self.lib(l),
             Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
             Expr::Unary(UnOp::Neg, a) if !self.wide() => format!("W(-{})", x(a)),
@@ -557,6 +661,8 @@ fn ours_prec(e: &Expr) -> u8 {
         | Expr::Index(..)
         | Expr::Call(..)
         | Expr::Builtin(..)
+        | Expr::MacroCall(..)
+        | Expr::Lib(_)
         | Expr::Paren(_) => 16,
         Expr::IncDec { post: true, .. } => 15,
         Expr::IncDec { .. } | Expr::Unary(..) | Expr::Deref(_) | Expr::AddrOf(_) | Expr::Cast(..) => 14,

@@ -95,6 +95,9 @@ impl Gen {
             return self.leaf(cx, depth);
         }
         let d = depth - 1;
+        if self.features.library && self.rng.chance(1, 24) {
+            return self.lib_call(cx, d);
+        }
         let effects = cx.mode == Mode::Effects;
         match self.rng.below(20) {
             10..=11 => {
@@ -152,6 +155,34 @@ impl Gen {
             }
             _ => self.binary(cx, d),
         }
+    }
+
+    /// A call of the library: `<ctype.h>` on any word, and on 32-bit words (where
+    /// `char` is C's) `strlen`, `atoi` and `strcmp` of the read-only strings.
+    fn lib_call(&mut self, cx: &mut Cx, d: u32) -> Expr {
+        // A local may shadow a string's name.
+        let strings: Vec<String> = (self.strings.iter())
+            .filter(|s| self.scopes.lookup(s).is_some_and(|v| v.global && v.len.is_some()))
+            .cloned()
+            .collect();
+        if self.typed() && !strings.is_empty() && self.rng.chance(1, 2) {
+            let mut string = |g: &mut Gen| {
+                let s = strings[g.rng.below(strings.len())].clone();
+                cx.fp.read(&s);
+                g.touch(&s, false);
+                s
+            };
+            return Expr::Lib(match self.rng.below(3) {
+                0 => Lib::Strlen(string(self)),
+                1 => Lib::Atoi(string(self)),
+                _ => {
+                    let (s, t) = (string(self), string(self));
+                    Lib::Strcmp(s, t, self.rng.pick(&[BinOp::Lt, BinOp::Gt, BinOp::Eq]))
+                }
+            });
+        }
+        let f = self.rng.pick(&Lib::CTYPE);
+        Expr::Lib(Lib::Ctype(f, Box::new(self.expr(cx, d))))
     }
 
     /// A builtin's argument: `abs`, `min` and `max` take `int`s (gcc's helpers do),
@@ -315,7 +346,8 @@ impl Gen {
                 && match k {
                     Kind::Int => false,
                     Kind::Pointer => v.len.is_none(),
-                    Kind::Array(n) => v.len.is_some_and(|len| len >= n),
+                    // A member of an array of structures (`a[].m`) is no array to pass.
+                    Kind::Array(n) => v.len.is_some_and(|len| len >= n) && !v.name.contains("[]"),
                 }
         };
         if k == Kind::Int {
