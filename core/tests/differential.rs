@@ -147,7 +147,11 @@ fn the_comparison_sees_the_input_and_each_member() {
         bits: 32,
         globals: vec![g],
         funcs: vec![main],
-        structs: vec![StructDef { tag: "S".into(), fields: vec![("m1".into(), CTy::Int), ("m2".into(), CTy::UChar)] }],
+        structs: vec![StructDef {
+            tag: "S".into(),
+            fields: vec![("m1".into(), CTy::Int), ("m2".into(), CTy::UChar)],
+            union: false,
+        }],
         struct_globals: vec![StructGlobal {
             name: "s".into(),
             tag: "S".into(),

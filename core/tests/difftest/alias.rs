@@ -49,6 +49,15 @@ impl Aliases {
         Aliases(map)
     }
 
+    /// Makes every two of `names` aliases (the members of a union).
+    pub fn join(&mut self, names: &[String]) {
+        for a in names {
+            for b in names.iter().filter(|b| *b != a) {
+                self.0.entry(a.clone()).or_default().insert(b.clone());
+            }
+        }
+    }
+
     /// `name` and every name that may denote the same object.
     pub fn of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
         std::iter::once(name).chain(self.0.get(name).into_iter().flatten().map(String::as_str))

@@ -82,11 +82,14 @@ fn program_text(k: usize, p: &Program) -> String {
     }
     for g in &p.struct_globals {
         // Element by element, member by member: one slot each on our machine.
-        let members = p.struct_def(&g.tag).map(|d| &d.fields[..]).unwrap_or_default();
+        let def = p.struct_def(&g.tag);
+        // A union's members share one object (the generator gives them one type).
+        let members = def.map(|d| &d.fields[..if d.union { 1 } else { d.fields.len() }]).unwrap_or_default();
+        let keyword = def.map_or("struct", |d| d.keyword());
         let each: String = members.iter().map(|(m, _)| format!(" fprintf(stderr, \" %d\", (int)e_.{m});")).collect();
         let _ = writeln!(
             s,
-            "    fputs(\"{0}\", stderr); for (int i = 0; i < {1}; i++) {{ struct {prefix}{2} e_ = ((struct {prefix}{2} *)&{prefix}{0})[i];{each} }} fputc('\\n', stderr);",
+            "    fputs(\"{0}\", stderr); for (int i = 0; i < {1}; i++) {{ {keyword} {prefix}{2} e_ = (({keyword} {prefix}{2} *)&{prefix}{0})[i];{each} }} fputc('\\n', stderr);",
             g.name,
             g.len.unwrap_or(1),
             g.tag

@@ -55,6 +55,10 @@ pub struct Features {
     pub macros: bool,
     /// `<ctype.h>`, and on 32-bit words `strlen`, `strcmp` and `atoi`.
     pub library: bool,
+    /// `union`s whose members have one type (so reading any member is defined).
+    pub unions: bool,
+    /// Pointers to functions and tables of them, called from `main`.
+    pub fn_pointers: bool,
 }
 
 /// The program a seed names. `avoid_known`: steer around the bugs in `known`.
@@ -184,11 +188,16 @@ impl Gen {
                 })
                 .collect();
         }
-        let structs: Vec<StructDef> = if self.features.structs && self.rng.chance(1, 2) {
+        let mut structs: Vec<StructDef> = if self.features.structs && self.rng.chance(1, 2) {
             (0..1 + self.rng.below(2)).map(|_| self.struct_def()).collect()
         } else {
             vec![]
         };
+        if self.features.unions && self.rng.chance(1, 3) {
+            let ty = self.ty();
+            let fields = (1..=2 + self.rng.below(2)).map(|k| (format!("m{k}"), ty)).collect();
+            structs.push(StructDef { tag: self.name("U"), fields, union: true });
+        }
         let globals = (0..1 + self.rng.below(6)).map(|_| self.global()).collect();
         let struct_globals = if structs.is_empty() {
             vec![]
@@ -201,6 +210,7 @@ impl Gen {
             let recursive = self.features.recursion && self.rng.chance(1, 3);
             funcs.push(if recursive { self.recursive_function() } else { self.function(false) });
         }
+        let fn_pointers = if self.features.fn_pointers { self.fn_pointers() } else { vec![] };
         funcs.push(self.function(true));
         let prototypes = self.features.recursion && self.rng.chance(1, 2);
         let mut p = Program {
@@ -215,6 +225,7 @@ impl Gen {
             structs,
             struct_globals,
             input,
+            fn_pointers,
         };
         if self.features.macros && self.rng.chance(1, 2) {
             self.macros(&mut p);
@@ -263,19 +274,62 @@ impl Gen {
     fn struct_def(&mut self) -> StructDef {
         let tag = self.name("S");
         let fields = (1..=1 + self.rng.below(3)).map(|k| (format!("m{k}"), self.ty())).collect();
-        StructDef { tag, fields }
+        StructDef { tag, fields, union: false }
+    }
+
+    /// Pointers to the functions written so far that take only `int`s, one or a
+    /// table of them per signature, sometimes; `main` calls through them as it
+    /// calls functions (`t[1](…)`, `p(…)`, `(*p)(…)`), each call with its target's summary.
+    fn fn_pointers(&mut self) -> Vec<FnPointer> {
+        let mut out = Vec::new();
+        let plain: Vec<FnInfo> = (self.funcs.iter())
+            .filter(|f| !f.recursive && f.params.iter().all(|k| *k == Kind::Int) && !f.name.contains(['[', '(']))
+            .cloned()
+            .collect();
+        if plain.is_empty() || self.rng.chance(1, 2) {
+            return out;
+        }
+        for _ in 0..1 + self.rng.below(2) {
+            let first = plain[self.rng.below(plain.len())].clone();
+            let same: Vec<&FnInfo> = plain
+                .iter()
+                .filter(|f| f.params.len() == first.params.len() && f.returns_int == first.returns_int)
+                .collect();
+            let len = self.rng.chance(1, 2).then(|| 1 + self.rng.below(3));
+            let targets: Vec<FnInfo> =
+                (0..len.unwrap_or(1)).map(|_| same[self.rng.below(same.len())].clone()).collect();
+            let name = self.name(if len.is_some() { "t" } else { "fp" });
+            for (k, f) in targets.iter().enumerate() {
+                let callee = match len {
+                    Some(_) => format!("{name}[{k}]"),
+                    None if self.rng.chance(1, 2) => format!("(*{name})"),
+                    None => name.clone(),
+                };
+                self.funcs.push(FnInfo { name: callee, ..f.clone() });
+            }
+            out.push(FnPointer {
+                name,
+                len,
+                targets: targets.into_iter().map(|f| f.name).collect(),
+                arity: first.params.len(),
+                returns_int: first.returns_int,
+                ampersand: self.rng.chance(1, 3),
+            });
+        }
+        out
     }
 
     /// A global of one of `structs`' types, or an array of them, with a brace list
     /// per element (never an empty one: C99 has none); its members become variables.
     fn struct_global(&mut self, structs: &[StructDef]) -> StructGlobal {
         let def = structs[self.rng.below(structs.len())].clone();
-        let len = self.rng.chance(1, 2).then(|| 1 + self.rng.below(4));
+        let len = (!def.union && self.rng.chance(1, 2)).then(|| 1 + self.rng.below(4));
         let name = self.name(if len.is_some() { "a" } else { "g" });
         let elements = if self.rng.chance(1, 3) { 0 } else { 1 + self.rng.below(len.unwrap_or(1)) };
-        let init = (0..elements)
-            .map(|_| (0..1 + self.rng.below(def.fields.len())).map(|_| self.const_expr(2)).collect())
-            .collect();
+        // A union's list initializes its first member only.
+        let members = if def.union { 1 } else { def.fields.len() };
+        let init =
+            (0..elements).map(|_| (0..1 + self.rng.below(members)).map(|_| self.const_expr(2)).collect()).collect();
         for (m, ty) in &def.fields {
             let member = if len.is_some() { format!("{name}[].{m}") } else { format!("{name}.{m}") };
             self.scopes.declare(Var { name: member, len, writable: true, global: true, deref: false, ty: *ty });
@@ -507,7 +561,13 @@ impl Gen {
                 Some(Object { name: &p.name, shape, indirect: true })
             }))
             .collect();
-        Aliases::new(&objects)
+        let mut aliases = Aliases::new(&objects);
+        // The members of a union are one object.
+        for (name, _, def) in self.struct_objects.iter().filter(|o| o.2.union) {
+            let members: Vec<String> = def.fields.iter().map(|(m, _)| format!("{name}.{m}")).collect();
+            aliases.join(&members);
+        }
+        aliases
     }
 
     /// `f(d, …)`: returns at depth 0, otherwise runs loop-free statements and
@@ -523,6 +583,7 @@ impl Gen {
             .chain((0..self.rng.below(3)).map(|_| self.name("p")))
             .map(|name| Param { name, kind: Kind::Int })
             .collect();
+        self.aliases = self.aliases_of(&params);
         for p in &params[1..] {
             self.scopes.declare(Var {
                 name: p.name.clone(),
@@ -576,6 +637,7 @@ impl Gen {
             body.push(Stmt::Return(Some(e)));
         }
         self.scopes.pop();
+        self.aliases = Aliases::default();
         let acc = std::mem::take(&mut self.cur);
         let returns_int = self.returns_int;
         self.funcs.push(FnInfo {

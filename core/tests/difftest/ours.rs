@@ -30,6 +30,8 @@ pub fn features() -> Features {
             statics: ok("int f() { static int s = 2; s++; return s; }\nint main() { f(); return f(); }\n"),
             comma: ok("int main() { int x = 1; x = (x++, x + 1); return x; }\n"),
             goto: ok("int main() { int x = 1; if (x) goto done; { x = 2; } done:; return x; }\n"),
+            unions: ok("union U { int m1; int m2; };\nunion U u = {5};\nint main() { u.m2 = 3; return u.m1; }\n"),
+            fn_pointers: ok("int f(int a) { return a + 1; }\nint (*t[2])(int) = {f, &f};\nint (*p)(int) = f;\nint main() { return t[1](2) + p(3) + (*p)(4); }\n"),
             structs: ok("struct S { int m1; char m2; };\nstruct S g = {1, 2};\nstruct S a[2] = {{3}, {4, 5}};\nint main() { a[1] = g; g.m1 = a[0].m2 + a[1].m1; return g.m1; }\n"),
             input: ok("#include <stdio.h>\nint main() { int x = 0; scanf(\"%d\", &x); x = getchar(); return x; }\n"),
             macros: ok("#define M(a, b) ((a) + (b))\nint main() { return M(1, M(2, 3)); }\n"),

@@ -274,11 +274,36 @@ impl Lib {
     }
 }
 
-/// `struct tag { T m1; … };`: integer members, one slot each on our machine.
+/// `struct tag { T m1; … };`: integer members, one slot each on our machine; or
+/// `union tag { T m1; T m2; };`, whose members (all of one type) share one object.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructDef {
     pub tag: String,
     pub fields: Vec<(String, CTy)>,
+    pub union: bool,
+}
+
+impl StructDef {
+    pub fn keyword(&self) -> &'static str {
+        if self.union {
+            "union"
+        } else {
+            "struct"
+        }
+    }
+}
+
+/// `R (*name)(int, …) = f;` or `R (*name[len])(int, …) = {f, g};`: pointers to
+/// functions of one signature, declared just before `main` (which calls through them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnPointer {
+    pub name: String,
+    pub len: Option<usize>,
+    pub targets: Vec<String>,
+    pub arity: usize,
+    pub returns_int: bool,
+    /// Spell the initializers `&f`.
+    pub ampersand: bool,
 }
 
 /// `struct tag name = {…};` or `struct tag name[len] = {{…}, …};` at file scope.
@@ -455,6 +480,7 @@ pub struct Program {
     pub struct_globals: Vec<StructGlobal>,
     /// What the program reads from its standard input.
     pub input: String,
+    pub fn_pointers: Vec<FnPointer>,
 }
 
 impl Expr {
@@ -612,6 +638,12 @@ impl Program {
         let mut out = Vec::new();
         if !self.struct_globals.is_empty() {
             out.push("structs");
+        }
+        if self.structs.iter().any(|d| d.union) {
+            out.push("unions");
+        }
+        if !self.fn_pointers.is_empty() {
+            out.push("function pointers");
         }
         if self.any_stmt(&mut |s| matches!(s, Stmt::Scan(_) | Stmt::GetChar(_))) {
             out.push("input");

@@ -56,7 +56,7 @@ pub fn render(p: &Program, d: Dialect) -> String {
         w.global(g);
     }
     for g in &p.struct_globals {
-        w.struct_global(g);
+        w.struct_global(g, p.struct_def(&g.tag).map_or("struct", StructDef::keyword));
     }
     if p.prototypes {
         for f in p.funcs.iter().filter(|f| f.name != "main") {
@@ -65,6 +65,9 @@ pub fn render(p: &Program, d: Dialect) -> String {
         }
     }
     for f in &p.funcs {
+        if f.name == "main" {
+            p.fn_pointers.iter().for_each(|fp| w.fn_pointer(fp));
+        }
         w.func(f);
     }
     w.out
@@ -150,13 +153,13 @@ impl Writer<'_> {
     /// `struct S { int m1; unsigned char m2; };` (the tag is an identifier of the program's).
     fn struct_def(&mut self, d: &StructDef) {
         let fields: Vec<String> = d.fields.iter().map(|(m, t)| format!("{} {m};", self.ty(*t, None))).collect();
-        let t = format!("struct {} {{ {} }};", self.name(&d.tag), fields.join(" "));
+        let t = format!("{} {} {{ {} }};", d.keyword(), self.name(&d.tag), fields.join(" "));
         self.line(&t);
     }
 
     /// `struct S g = {1, 2};` or `struct S a[3] = {{1, 2}, {3}};`.
-    fn struct_global(&mut self, g: &StructGlobal) {
-        let mut s = format!("struct {} {}", self.name(&g.tag), self.name(&g.name));
+    fn struct_global(&mut self, g: &StructGlobal, keyword: &str) {
+        let mut s = format!("{keyword} {} {}", self.name(&g.tag), self.name(&g.name));
         if let Some(n) = g.len {
             s += &format!("[{n}]");
         }
@@ -170,6 +173,34 @@ impl Writer<'_> {
         }
         s.push(';');
         self.line(&s);
+    }
+
+    /// `int (*t[2])(int, int) = {f, g};` (gcc's with `word`s, like the functions' signatures).
+    fn fn_pointer(&mut self, fp: &FnPointer) {
+        let ret = match (fp.returns_int, self.gcc()) {
+            (false, _) => "void",
+            (true, _) => self.int(),
+        };
+        let params = vec![self.int(); fp.arity].join(", ");
+        let params = if params.is_empty() && self.gcc() { "void".to_string() } else { params };
+        let amp = if fp.ampersand { "&" } else { "" };
+        let targets: Vec<String> = fp.targets.iter().map(|f| format!("{amp}{}", self.name(f))).collect();
+        let (len, init) = match fp.len {
+            Some(n) => (format!("[{n}]"), format!("{{{}}}", targets.join(", "))),
+            None => (String::new(), targets.join(", ")),
+        };
+        let stat = if self.gcc() { "static " } else { "" };
+        let t = format!("{stat}{ret} (*{}{len})({params}) = {init};", self.name(&fp.name));
+        self.line(&t);
+    }
+
+    /// What a call names: a function, an element of a table of pointers (`t[1]`),
+    /// or a pointer called through `*` (`(*p)`).
+    fn callee(&self, f: &str) -> String {
+        match f.strip_prefix("(*").and_then(|f| f.strip_suffix(')')) {
+            Some(p) => format!("(*{})", self.name(p)),
+            None => self.name(f),
+        }
     }
 
     /// `n[i]`, or `a[i].m` for the member `a[].m` of an array of structures.
@@ -600,7 +631,7 @@ impl Writer<'_> {
             Expr::Index(n, i) => self.element(n, &x(i)),
             Expr::MacroCall(m, _, a, b) => format!("{}({}, {})", self.name(m), x(a), x(b)),
             Expr::Lib(l) => self.lib(l),
-            Expr::Call(f, args) => format!("{}({})", self.name(f), self.list(args)),
+            Expr::Call(f, args) => format!("{}({})", self.callee(f), self.list(args)),
             Expr::Builtin(b, args) => format!("{}_({})", b.name(), self.list(args)),
             Expr::Unary(UnOp::Neg, a) if !self.wide() => format!("W(-{})", x(a)),
             Expr::Unary(op, a) => format!("({}{})", op.symbol(), x(a)),
