@@ -30,6 +30,10 @@ fn config_of(path: &Path, source: &str) -> Config {
     Config::preset(name.map_or("compact", str::trim)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+fn name_of(path: &Path) -> String {
+    path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned())
+}
+
 /// `regress/x.c` → `regress_x`: one flat folder of goldens.
 fn golden_name(path: &Path) -> String {
     let dir = path.parent().unwrap().file_name().unwrap().to_string_lossy();
@@ -49,7 +53,10 @@ fn listings_and_run_reports_of_the_corpus() {
         let source = std::fs::read_to_string(path).unwrap();
         let config = config_of(path, &source);
         let built = build(Lang::C, &source, config);
-        let prog = built.program.clone().unwrap_or_else(|| panic!("{} does not compile", path.display()));
+        let prog = built.program.clone().unwrap_or_else(|| {
+            let errors: Vec<String> = built.diagnostics.iter().map(|d| d.render(&name_of(path), &source)).collect();
+            panic!("{} does not compile:\n{}", path.display(), errors.join("\n"))
+        });
         let name = golden_name(path);
         expect_file![format!("golden/listing/{name}.txt")].assert_eq(&annotated_listing(&built, &source));
         // The debug information: scopes, variables' homes and types, return sites.

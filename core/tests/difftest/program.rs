@@ -539,6 +539,7 @@ impl Expr {
     pub fn names(&self, n: &str) -> bool {
         self.any(&mut |x| match x {
             Expr::Var(v) | Expr::Index(v, _) | Expr::Deref(v) | Expr::AddrOf(v) | Expr::Offset(v, _) => v == n,
+            Expr::Lib(l) => l.strings().contains(&n),
             _ => false,
         })
     }

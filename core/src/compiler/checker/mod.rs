@@ -430,6 +430,9 @@ impl Checker<'_> {
             _ => {}
         }
         let ty = self.decl_type(d);
+        // In scope from the end of its declarator (C11 6.2.1p7), so in its own initializer:
+        // `struct node n = {1, &n};` points at itself, and `short s = f(s);` names the new `s`.
+        self.declare(d, ty.clone(), None);
         if let (Some(Init::Scalar(e)), true) = (&d.init, ty.is_struct()) {
             // `struct point b = a;`: a copy, as an assignment makes (code generation copies).
             self.struct_source(&ty, e);
@@ -444,8 +447,6 @@ impl Checker<'_> {
             }
             self.inits.insert(d.id, words);
         }
-        // Declared after its initializer: `int x = x;` reads the outer `x`.
-        self.declare(d, ty, None);
     }
 
     fn stmt(&mut self, s: &Stmt) {

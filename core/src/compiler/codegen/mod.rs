@@ -606,6 +606,8 @@ impl Gen<'_> {
             self.locals.push((id, base));
         }
         self.set_loc(d.span);
+        // Bound before its initializer, as the checker resolved it (in scope from its declarator).
+        self.env.insert(id, Mem::Stack(base));
         if let (Some(Init::Scalar(e)), Ty::Struct(s)) = (&d.init, &self.r.vars[id].ty) {
             // `struct point b = a;` copies `a`.
             let m = self.mark();
@@ -631,8 +633,6 @@ impl Gen<'_> {
                 }
             });
         }
-        // Bound after the initializer: `int x = x;` reads the outer `x`, as the checker resolved it.
-        self.env.insert(id, Mem::Stack(base));
         self.debug_var(id, Mem::Stack(base));
     }
 
