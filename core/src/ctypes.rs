@@ -26,6 +26,9 @@ pub enum IntTy {
     ULong,
     LongLong,
     ULongLong,
+    /// C99's `_Bool` (`bool` in `<stdbool.h>`): holds 0 or 1; converting any other value
+    /// to it gives 1.
+    Bool,
 }
 
 /// One row of the table.
@@ -45,7 +48,7 @@ const fn row(ty: IntTy, name: &'static str, bits: u32, signed: bool, rank: u8) -
 }
 
 /// The integer types, ILP32. Order = [`IntTy`]'s.
-pub const INT_TYPES: [IntInfo; 11] = [
+pub const INT_TYPES: [IntInfo; 12] = [
     row(IntTy::Char, "char", 8, true, 1),
     row(IntTy::SChar, "signed char", 8, true, 1),
     row(IntTy::UChar, "unsigned char", 8, false, 1),
@@ -57,6 +60,8 @@ pub const INT_TYPES: [IntInfo; 11] = [
     row(IntTy::ULong, "unsigned long", 32, false, 4),
     row(IntTy::LongLong, "long long", 64, true, 5),
     row(IntTy::ULongLong, "unsigned long long", 64, false, 5),
+    // gcc's `_Bool` is one byte; its values are 0 and 1 (see `IntTy::range`).
+    row(IntTy::Bool, "_Bool", 8, false, 0),
 ];
 
 /// The widest word any machine can have; wider types (`long long`) are refused.
@@ -100,6 +105,9 @@ impl IntTy {
 
     /// Smallest and largest value on a machine with `word`-bit words.
     pub fn range(self, word: u32) -> (i64, i64) {
+        if self == IntTy::Bool {
+            return (0, 1);
+        }
         let b = self.bits(word);
         if self.signed() {
             (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1)
@@ -110,6 +118,9 @@ impl IntTy {
 
     /// `v` converted to this type (modulo 2^bits, as gcc converts).
     pub fn convert(self, v: i64, word: u32) -> i64 {
+        if self == IntTy::Bool {
+            return i64::from(v != 0);
+        }
         let b = self.bits(word);
         if b >= 64 {
             return v;
@@ -136,6 +147,7 @@ impl IntTy {
             IntTy::Int | IntTy::UInt => IntTy::UInt,
             IntTy::Long | IntTy::ULong => IntTy::ULong,
             IntTy::LongLong | IntTy::ULongLong => IntTy::ULongLong,
+            IntTy::Bool => IntTy::Bool,
         }
     }
 
@@ -289,6 +301,10 @@ mod tests {
         assert_eq!(UInt.convert(-1, 32), 4294967295);
         assert_eq!(Int.convert(4294967295, 32), -1);
         assert_eq!(Int.convert(40000, 16), -25536, "int is clipped to a 16-bit word");
+        assert_eq!(Bool.convert(256, 32), 1, "_Bool is 0 or 1, not a truncation");
+        assert_eq!(Bool.convert(0, 8), 0);
+        assert!(Bool.fits_in(UChar, 8) && !UChar.fits_in(Bool, 32));
+        assert_eq!(Bool.promoted(8), Int);
     }
 
     #[test]

@@ -76,6 +76,10 @@ pub enum Builtin {
     Puts,
     /// `printf(format, …)`: prints a literal format with its arguments converted.
     Printf,
+    /// `sprintf(buffer, format, …)`: what `printf` would print, into a `char` array, and a `'\0'`.
+    Sprintf,
+    /// `snprintf(buffer, n, format, …)`: the same, at most `n − 1` characters and the `'\0'`.
+    Snprintf,
     /// `getchar()`: the next byte of the input, consumed (`EOF`, −1, at its end).
     Getchar,
     /// `__input_peek()`: the next byte of the input, left unread (the library's `scanf`
@@ -98,6 +102,8 @@ impl Builtin {
             "putchar" => Builtin::Putchar,
             "puts" => Builtin::Puts,
             "printf" => Builtin::Printf,
+            "sprintf" => Builtin::Sprintf,
+            "snprintf" => Builtin::Snprintf,
             "getchar" => Builtin::Getchar,
             "__input_peek" => Builtin::InputPeek,
             "__input_next" => Builtin::InputNext,
@@ -113,7 +119,7 @@ impl Builtin {
             Builtin::Abs | Builtin::Assert | Builtin::Exit => Some(1),
             Builtin::Min | Builtin::Max => Some(2),
             Builtin::Frame | Builtin::Getchar | Builtin::InputPeek | Builtin::InputNext => Some(0),
-            Builtin::Putchar | Builtin::Puts | Builtin::Printf => None,
+            Builtin::Putchar | Builtin::Puts | Builtin::Printf | Builtin::Sprintf | Builtin::Snprintf => None,
         }
     }
 
@@ -143,6 +149,10 @@ pub enum ExprKind {
     /// stand is the checker's business.
     Str(Vec<u8>),
     Var(String),
+    /// A function's name used as a value (not called): `add` in `f = add`, `&add`.
+    Func(String),
+    /// A call through a function pointer: `f(1, 2)` for a variable `f`, `(*f)(1, 2)`, `ops[i](a, b)`.
+    CallPtr(Box<Expr>, Vec<Expr>),
     /// `base[index]`: `base` is an array or a pointer.
     Index(Box<Expr>, Box<Expr>),
     Call(String, Vec<Expr>),
@@ -182,8 +192,11 @@ impl Expr {
     /// is not evaluated: walkers asking what an expression may do stay conservative).
     pub fn children(&self) -> Vec<&Expr> {
         match &self.kind {
-            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::SizeofType(_) => Vec::new(),
+            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::Func(_) | ExprKind::SizeofType(_) => {
+                Vec::new()
+            }
             ExprKind::Call(_, args) => args.iter().collect(),
+            ExprKind::CallPtr(f, args) => std::iter::once(&**f).chain(args).collect(),
             ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::Cast(_, x) => vec![x],
             ExprKind::Member { base, .. } => vec![base],
             ExprKind::SizeofExpr(x) => vec![x],
@@ -215,6 +228,8 @@ pub enum Base {
 #[derive(Clone, Debug)]
 pub struct StructDef {
     pub tag: Option<String>,
+    /// A `union`: every member at offset 0, sharing its storage.
+    pub union: bool,
     pub members: Option<Vec<VarDecl>>,
 }
 
@@ -227,6 +242,17 @@ pub struct TypeSpec {
     pub pointers: u32,
     /// Array dimensions, outermost first; `None` for `[]` (a parameter, or sized by its initializer).
     pub dims: Vec<Option<Expr>>,
+    /// Set for a pointer to a function (`int (*f)(int)`): then `base` and `pointers` are the
+    /// function's result, and `dims` apply to the pointer (`int (*ops[4])(int, int)`).
+    pub func: Option<Box<FnSpec>>,
+}
+
+/// The function part of a function-pointer type: its parameters and the `*`s before its name.
+#[derive(Clone, Debug)]
+pub struct FnSpec {
+    pub params: Vec<TypeSpec>,
+    /// `*`s inside the parentheses: 1 for `int (*f)(int)`, 2 for a pointer to one.
+    pub ptrs: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -234,6 +260,17 @@ pub enum Init {
     Scalar(Expr),
     /// `{a, b, …}`, possibly nested for 2-D arrays.
     List(Vec<Init>, Span),
+    /// An item of a list with designators: `.x = 1`, `[2] = 5`, `[1].y = 3`.
+    At(Vec<Designator>, Box<Init>),
+}
+
+/// One step of a designated initializer's path.
+#[derive(Clone, Debug)]
+pub enum Designator {
+    /// `.name`
+    Member(String, Span),
+    /// `[k]`: a constant expression (not evaluated at run time).
+    Index(Expr),
 }
 
 /// Storage classes: what a declaration says about where its object lives.
@@ -321,6 +358,7 @@ impl Init {
         match self {
             Init::Scalar(e) => vec![e],
             Init::List(items, _) => items.iter().flat_map(Init::exprs).collect(),
+            Init::At(_, init) => init.exprs(),
         }
     }
 }
@@ -329,8 +367,8 @@ impl Init {
 pub struct Func {
     pub name: String,
     pub span: Span,
-    /// The result type; `None` for `void`.
-    pub ret: Option<IntTy>,
+    /// The result type (an integer or a pointer); `None` for `void`.
+    pub ret: Option<TypeSpec>,
     pub params: Vec<VarDecl>,
     pub body: Vec<Stmt>,
 }

@@ -16,9 +16,7 @@ use std::collections::HashMap;
 /// Keywords of C this compiler does not implement, with what to say about them.
 fn unsupported(word: &str) -> Option<&'static str> {
     Some(match word {
-        "_Bool" | "bool" => "is unsupported: use an integer type (`int`, `char`, `unsigned char`…)",
         "float" | "double" => "is unsupported: there are no floating-point numbers; use integers (scaled, e.g. cents)",
-        "union" => "is unsupported: memory holds one value per slot, so members cannot share storage; use a `struct`",
         _ => return None,
     })
 }
@@ -158,12 +156,6 @@ impl Parser<'_> {
     }
 
     fn ident(&mut self, what: &str) -> PResult<(String, Span)> {
-        if self.is("(") && self.peek_at(1) == &Tok::Punct("*") {
-            let span = self.span();
-            let msg = "function pointers (`int (*f)(int)`) are unsupported: call functions by name";
-            self.sink.push(Diagnostic::error(span, msg).with_hint("choose the function with a `switch` on a number"));
-            return Err(());
-        }
         match self.peek().clone() {
             Tok::Ident(s) if unsupported(&s).is_none() && !is_keyword(&s) => {
                 let span = self.next().span;
@@ -271,18 +263,15 @@ impl Parser<'_> {
         if spec.typedef {
             return self.typedef_rest(&spec);
         }
-        let (pointers, konst_ptr) = self.pointer_stars();
-        let (name, span) = self.ident("a name")?;
-        if self.is("(") {
-            return self.function(unit, &spec, pointers, name, span);
+        let d = self.declarator(&spec.ty, "a name", false)?;
+        if self.is("(") && d.ty.func.is_none() {
+            let Some((name, span)) = d.name else { return Err(()) };
+            return self.function(unit, &spec, d.pointers, name, span);
         }
-        self.bind(&name, Ordinary::Object);
-        let mut decls = vec![self.declarator_rest(&spec, name, span, pointers, konst_ptr)?];
+        let mut decls = vec![self.declarator_rest(&spec, d)?];
         while self.eat(",") {
-            let (pointers, konst_ptr) = self.pointer_stars();
-            let (n, s) = self.ident("a variable name")?;
-            self.bind(&n, Ordinary::Object);
-            decls.push(self.declarator_rest(&spec, n, s, pointers, konst_ptr)?);
+            let d = self.declarator(&spec.ty, "a variable name", false)?;
+            decls.push(self.declarator_rest(&spec, d)?);
         }
         self.expect(";")?;
         unit.globals.extend(decls);
@@ -292,32 +281,31 @@ impl Parser<'_> {
     /// A function's definition or prototype, after its name (the `(` next).
     fn function(&mut self, unit: &mut Unit, spec: &DeclSpec, pointers: u32, name: String, span: Span) -> PResult<()> {
         self.next();
-        if pointers + spec.ty.pointers > 0 || !spec.ty.dims.is_empty() {
-            return self.error(spec.span, "functions cannot return pointers; return an index instead");
+        if !spec.ty.dims.is_empty() || spec.ty.func.is_some() {
+            return self.error(spec.span, "a function cannot return an array or a function pointer here");
         }
-        self.bind(&name, Ordinary::Object);
+        let pointers = pointers + spec.ty.pointers;
+        let ret = match (spec.ty.base, pointers) {
+            (Base::Void, 0) => None,
+            (base, pointers) => Some(TypeSpec { base, pointers, dims: Vec::new(), func: None }),
+        };
+        self.bind(&name, Ordinary::Function);
         self.push_scope();
-        let r = self.function_rest(unit, spec, name, span);
+        let r = self.function_rest(unit, ret, name, span);
         self.pop_scope();
         r
     }
 
-    fn function_rest(&mut self, unit: &mut Unit, spec: &DeclSpec, name: String, span: Span) -> PResult<()> {
+    fn function_rest(&mut self, unit: &mut Unit, ret: Option<TypeSpec>, name: String, span: Span) -> PResult<()> {
         let params = self.params()?;
         if self.eat(";") {
             return Ok(()); // a prototype: functions may be used before their definition anyway
         }
+        if let Some(p) = params.iter().find(|p| p.name.is_empty()) {
+            return self.error(p.span, "a parameter of a function's definition needs a name");
+        }
         self.expect("{")?;
         let body = self.block_body()?;
-        let ret = match spec.ty.base {
-            Base::Int(t) => Some(t),
-            Base::Void => None,
-            Base::Struct(_) => {
-                let msg = "returning a `struct` by value is unsupported: fill one through a pointer";
-                self.sink.push(Diagnostic::error(spec.span, msg));
-                Some(IntTy::Int) // checked on as an `int` function: one message for this mistake
-            }
-        };
         unit.funcs.push(Func { name, span, ret, params, body });
         Ok(())
     }
@@ -341,13 +329,15 @@ impl Parser<'_> {
             if spec.typedef || spec.storage.is_some_and(|s| s.0 != Storage::Auto) {
                 return self.error(spec.span, "a parameter has no storage class other than `register`");
             }
-            let (pointers, konst_ptr) = self.pointer_stars();
-            self.not_void(spec.ty.base, pointers + spec.ty.pointers, spec.span, "parameters")?;
-            let (name, span) = self.ident("a parameter name")?;
-            let dims = self.dims()?;
-            let ty = self.declared(&spec.ty, pointers, dims, span)?;
-            let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
-            self.bind(&name, Ordinary::Object);
+            let d = self.declarator(&spec.ty, "a parameter name", true)?;
+            if d.ty.func.is_none() {
+                self.not_void(d.ty.base, d.ty.pointers, spec.span, "parameters")?;
+            }
+            let (name, span, ty) = (d.name.map(|n| n.0).unwrap_or_default(), d.span, d.ty);
+            let konst = if ty.pointers > 0 || ty.func.is_some() { d.konst_ptr } else { spec.konst };
+            if !name.is_empty() {
+                self.bind(&name, Ordinary::Object);
+            }
             let id = self.fresh();
             out.push(VarDecl { id, name, span, ty, init: None, storage: None, konst });
             if self.eat(")") {
@@ -361,7 +351,6 @@ impl Parser<'_> {
     fn not_void(&mut self, base: Base, pointers: u32, span: Span, what: &str) -> PResult<()> {
         match (base, pointers) {
             (Base::Void, 0) => self.error(span, format!("{what} cannot be `void`")),
-            (Base::Void, _) => self.error(span, "`void *` is unsupported: point to a type (`int *`, `char *`)"),
             _ => Ok(()),
         }
     }
@@ -369,20 +358,16 @@ impl Parser<'_> {
     /// A variable's declarator after its name: dimensions and initializer. `const` makes the
     /// variable read-only unless it is a pointer (then it is the pointed-to objects, which are
     /// not tracked), or the last `*` says `* const`.
-    fn declarator_rest(
-        &mut self,
-        spec: &DeclSpec,
-        name: String,
-        span: Span,
-        pointers: u32,
-        konst_ptr: bool,
-    ) -> PResult<VarDecl> {
-        self.not_void(spec.ty.base, pointers + spec.ty.pointers, spec.span, "variables")?;
-        let dims = self.dims()?;
-        let ty = self.declared(&spec.ty, pointers, dims, span)?;
+    fn declarator_rest(&mut self, spec: &DeclSpec, d: specs::Declarator) -> PResult<VarDecl> {
+        let Some((name, span)) = d.name else { return Err(()) };
+        self.bind(&name, Ordinary::Object);
+        let ty = d.ty;
+        if ty.func.is_none() {
+            self.not_void(ty.base, ty.pointers, spec.span, "variables")?;
+        }
         let init = if self.eat("=") { Some(self.initializer()?) } else { None };
         let id = self.fresh();
-        let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
+        let konst = if ty.pointers > 0 || ty.func.is_some() { d.konst_ptr } else { spec.konst };
         Ok(VarDecl { id, name, span, ty, init, storage: spec.storage, konst })
     }
 
@@ -395,17 +380,24 @@ impl Parser<'_> {
             let open = p.next().span;
             let mut items = Vec::new();
             while !p.is("}") {
-                if p.is(".") || p.is("[") {
-                    let s = p.span();
-                    let msg = "designated initializers (`.x = 1`, `[2] = 5`) are unsupported: give the values in order";
-                    p.sink.push(Diagnostic::error(s, msg));
-                    // The value after the designator is still read, so the declaration goes on.
-                    while !p.is("=") && !p.is("}") && p.peek() != &Tok::Eof {
-                        p.next();
+                let mut path = Vec::new();
+                loop {
+                    if p.eat(".") {
+                        let (name, span) = p.ident("a member name")?;
+                        path.push(Designator::Member(name, span));
+                    } else if p.eat("[") {
+                        path.push(Designator::Index(p.ternary()?));
+                        p.expect("]")?;
+                    } else {
+                        break;
                     }
-                    p.eat("=");
                 }
-                items.push(p.initializer()?);
+                if path.is_empty() {
+                    items.push(p.initializer()?);
+                } else {
+                    p.expect("=")?;
+                    items.push(Init::At(path, Box::new(p.initializer()?)));
+                }
                 if !p.eat(",") {
                     break;
                 }
@@ -581,12 +573,13 @@ impl Parser<'_> {
             return Ok(decls);
         }
         loop {
-            let (pointers, konst_ptr) = self.pointer_stars();
-            let (name, span) = self.ident("a variable name")?;
-            if self.is("(") {
+            let d = self.declarator(&spec.ty, "a variable name", false)?;
+            let Some((name, span)) = d.name.clone() else { return Err(()) };
+            if self.is("(") && d.ty.func.is_none() {
                 return self.error(span, "functions must be defined at the top level");
             }
-            let result = self.declarator_rest(&spec, name.clone(), span, pointers, konst_ptr);
+            let pointers = d.pointers;
+            let result = self.declarator_rest(&spec, d);
             self.bind(&name, Ordinary::Object);
             match result {
                 Ok(d) => decls.push(d),
@@ -594,7 +587,7 @@ impl Parser<'_> {
                     // Keep the name declared so later uses do not cascade into "undefined" errors.
                     let id = self.fresh();
                     let base = if spec.ty.base == Base::Void { Base::Int(IntTy::Int) } else { spec.ty.base };
-                    let ty = TypeSpec { base, pointers, dims: Vec::new() };
+                    let ty = TypeSpec { base, pointers, dims: Vec::new(), func: None };
                     decls.push(VarDecl { id, name, span, ty, init: None, storage: None, konst: false });
                     self.recover_stmt();
                     return Ok(decls);
@@ -886,6 +879,12 @@ impl Parser<'_> {
                     let span = join(e.span, end);
                     e = self.mk(ExprKind::IncDec { inc, post: true, target: Box::new(e) }, span);
                 }
+                Tok::Punct("(") => {
+                    self.next();
+                    let (args, close) = self.call_args()?;
+                    let span = join(e.span, close);
+                    e = self.mk(ExprKind::CallPtr(Box::new(e), args), span);
+                }
                 Tok::Punct("[") => {
                     self.next();
                     let idx = self.expr()?;
@@ -903,6 +902,20 @@ impl Parser<'_> {
                 _ => return Ok(e),
             }
         }
+    }
+
+    /// A call's arguments after its `(`, and the span of its `)`.
+    fn call_args(&mut self) -> PResult<(Vec<Expr>, Span)> {
+        let mut args = Vec::new();
+        if !self.is(")") {
+            loop {
+                args.push(self.assign()?);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        }
+        Ok((args, self.expect(")")?))
     }
 
     fn primary(&mut self) -> PResult<Expr> {
@@ -952,17 +965,9 @@ impl Parser<'_> {
                     let v = *v;
                     return Ok(self.mk(ExprKind::Num(v, IntTy::Int), t.span));
                 }
-                if self.eat("(") {
-                    let mut args = Vec::new();
-                    if !self.is(")") {
-                        loop {
-                            args.push(self.assign()?);
-                            if !self.eat(",") {
-                                break;
-                            }
-                        }
-                    }
-                    let close = self.expect(")")?;
+                let variable = matches!(self.ordinary(&name), Some(Ordinary::Object));
+                if !variable && self.eat("(") {
+                    let (args, close) = self.call_args()?;
                     if name == "scanf" {
                         let Parser { nodes, sink, .. } = self;
                         let mut fresh = || {
@@ -972,6 +977,9 @@ impl Parser<'_> {
                         return Ok(super::scan::lower(join(t.span, close), args, &mut fresh, sink));
                     }
                     return Ok(self.mk(ExprKind::Call(name, args), join(t.span, close)));
+                }
+                if matches!(self.ordinary(&name), Some(Ordinary::Function)) {
+                    return Ok(self.mk(ExprKind::Func(name), t.span));
                 }
                 Ok(self.mk(ExprKind::Var(name), t.span))
             }
@@ -1016,6 +1024,7 @@ fn is_keyword(s: &str) -> bool {
     matches!(
         s,
         "int"
+            | "_Bool"
             | "char"
             | "void"
             | "short"
@@ -1038,6 +1047,7 @@ fn is_keyword(s: &str) -> bool {
             | "typedef"
             | "enum"
             | "struct"
+            | "union"
             | "static"
             | "extern"
             | "auto"

@@ -22,6 +22,8 @@ pub struct StructTy {
     pub bytes: i64,
     pub align: i64,
     pub complete: bool,
+    /// A `union` (its members share its words).
+    pub union: bool,
 }
 
 /// One structure is one type, however complete the copy at hand (a member pointing to its
@@ -34,6 +36,14 @@ impl PartialEq for StructTy {
 
 impl Eq for StructTy {}
 
+/// A function's type: what a function pointer points to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnTy {
+    pub params: Vec<Ty>,
+    /// `None` for `void`.
+    pub ret: Option<Ty>,
+}
+
 /// A C type. Every scalar (an integer of any width, a pointer) occupies one memory word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -41,6 +51,11 @@ pub enum Ty {
     Ptr(Box<Ty>),
     Array(Box<Ty>, usize),
     Struct(StructTy),
+    /// A function (a function's name, `*f`): it decays to a pointer to itself, whose value
+    /// is the function's number (see `Resolved::fn_value`).
+    Func(Box<FnTy>),
+    /// `void`, only as what a `void *` points to (it converts to and from any object pointer).
+    Void,
     /// The type of an expression already reported as wrong (an undefined name): accepted
     /// everywhere, so one mistake gives one message. Never reaches code generation.
     Error,
@@ -50,7 +65,7 @@ impl Ty {
     /// Memory words an object of this type occupies.
     pub fn words(&self) -> usize {
         match self {
-            Ty::Int(_) | Ty::Ptr(_) | Ty::Error => 1,
+            Ty::Int(_) | Ty::Ptr(_) | Ty::Func(_) | Ty::Void | Ty::Error => 1,
             Ty::Array(t, n) => n * t.words(),
             Ty::Struct(s) => s.words,
         }
@@ -60,6 +75,7 @@ impl Ty {
     pub fn decayed(&self) -> Ty {
         match self {
             Ty::Array(t, _) => Ty::Ptr(t.clone()),
+            Ty::Func(_) => Ty::Ptr(Box::new(self.clone())),
             t => t.clone(),
         }
     }
@@ -68,7 +84,7 @@ impl Ty {
     pub fn pointee(&self) -> Option<&Ty> {
         match self {
             Ty::Ptr(t) | Ty::Array(t, _) => Some(t),
-            Ty::Int(_) | Ty::Struct(_) | Ty::Error => None,
+            Ty::Int(_) | Ty::Struct(_) | Ty::Func(_) | Ty::Void | Ty::Error => None,
         }
     }
 
@@ -96,6 +112,8 @@ impl Ty {
             Ty::Ptr(_) | Ty::Error => i64::from(word / 8),
             Ty::Array(t, n) => *n as i64 * t.size(word),
             Ty::Struct(s) => s.bytes,
+            // gcc's extension: `sizeof` of a function or of `void` is 1.
+            Ty::Func(_) | Ty::Void => 1,
         }
     }
 
@@ -125,15 +143,39 @@ impl Ty {
         matches!(self, Ty::Ptr(_))
     }
 
+    /// A `void *`.
+    pub fn is_void_ptr(&self) -> bool {
+        matches!(self, Ty::Ptr(t) if **t == Ty::Void)
+    }
+
+    /// The function a function pointer points to.
+    pub fn fn_pointee(&self) -> Option<&FnTy> {
+        match self {
+            Ty::Ptr(t) => match &**t {
+                Ty::Func(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// C's spelling, for messages: `int`, `int *`, `int[4]`, `int (*)[4]`.
     pub fn describe(&self) -> String {
         match self {
             Ty::Int(t) => t.name().into(),
             Ty::Error => "int".into(),
+            Ty::Void => "void".into(),
             Ty::Ptr(t) if t.is_array() => format!("int (*){}", t.dims()),
+            Ty::Ptr(t) if matches!(**t, Ty::Func(_)) => t.describe().replacen("(", "(*)(", 1),
+            Ty::Func(f) => {
+                let ret = f.ret.as_ref().map_or("void".to_string(), Ty::describe);
+                let params: Vec<String> = f.params.iter().map(Ty::describe).collect();
+                let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+                format!("{ret} ({params})")
+            }
             Ty::Ptr(t) => format!("{} *", t.describe()),
             Ty::Array(..) => format!("{}{}", self.element_base().describe(), self.dims()),
-            Ty::Struct(s) => format!("struct {}", s.name),
+            Ty::Struct(s) => format!("{} {}", if s.union { "union" } else { "struct" }, s.name),
         }
     }
 
@@ -222,6 +264,8 @@ impl CallGraph {
 /// A checked program: the tree, its side tables and its call graph.
 pub struct Resolved {
     pub unit: Unit,
+    /// Each function's type, by its index in `unit.funcs`.
+    pub sigs: Vec<FnTy>,
     pub vars: Vec<VarInfo>,
     pub main: usize,
     /// Initial words of the globals (and of string literals), by slot.
@@ -235,6 +279,9 @@ pub struct Resolved {
     pub(super) strings: HashMap<NodeId, usize>,
     /// By node: the value of a `case` label (converted to the promoted type of its `switch`).
     pub(super) cases: HashMap<NodeId, i64>,
+    /// By function-pointer call: the functions it may call (those whose address the program
+    /// takes, of the pointer's type), in order; their numbers are `fn_value`.
+    pub(super) indirect: HashMap<NodeId, Vec<usize>>,
     /// By node: the value of a `sizeof`.
     pub(super) sizes: HashMap<NodeId, i64>,
     /// By member access (`s.x`, `p->x`): the member's offset in words.
@@ -244,6 +291,12 @@ pub struct Resolved {
     pub exposed: HashSet<VarId>,
     /// By local declaration: its initializer, one entry per word.
     pub(super) inits: HashMap<NodeId, Vec<InitWord>>,
+}
+
+/// A function pointer's value: the function's number plus one, so no function is `NULL`
+/// (memory is not code: a pointer to a function names it, and a call through it dispatches).
+pub fn fn_value(f: usize) -> i64 {
+    f as i64 + 1
 }
 
 impl Resolved {
@@ -264,6 +317,19 @@ impl Resolved {
     /// The type of an expression (before an array decays).
     pub fn ty(&self, e: &Expr) -> &Ty {
         self.types.get(&e.id).expect("invariant: the checker typed every expression")
+    }
+
+    /// The functions a call through a pointer may call.
+    pub fn candidates(&self, e: &Expr) -> &[usize] {
+        self.indirect.get(&e.id).expect("invariant: the checker resolved every call through a pointer")
+    }
+
+    /// The function a function's name (`ExprKind::Func`) means.
+    pub fn func(&self, e: &Expr) -> usize {
+        match self.callees.get(&e.id) {
+            Some(Callee::User(f)) => *f,
+            _ => unreachable!("invariant: the checker resolved every function's name"),
+        }
     }
 
     /// The slot holding a string literal's characters.

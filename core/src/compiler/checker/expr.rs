@@ -34,12 +34,15 @@ impl Checker<'_> {
         self.struct_place(e, &t);
     }
 
-    /// A structure is copied from a place: a variable, an element, `*p` or a member.
+    /// A structure is copied from a place (a variable, an element, `*p` or a member) or from
+    /// the result of a call.
     fn struct_place(&mut self, e: &Expr, t: &Ty) {
-        let place =
-            matches!(e.kind, ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. });
+        let place = matches!(
+            e.kind,
+            ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } | ExprKind::Call(..)
+        );
         if !place && *t != Ty::Error {
-            self.err(e.span, "a `struct` is copied from a variable, an element, `*p` or a member");
+            self.err(e.span, "a `struct` is copied from a variable, an element, `*p`, a member or a call");
         }
     }
 
@@ -92,13 +95,31 @@ impl Checker<'_> {
                 }
                 self.vars[id].ty.clone()
             }
+            ExprKind::Func(name) => {
+                let Some(&f) = self.funcs.get(name) else {
+                    self.err(span, format!("`{name}` is declared but never defined"));
+                    return Ty::Error;
+                };
+                self.callees.insert(e.id, Callee::User(f));
+                self.address_taken[f] = true;
+                Ty::Func(Box::new(self.sigs[f].clone()))
+            }
+            ExprKind::CallPtr(f, args) => self.call_ptr(e, f, args, value),
             ExprKind::Index(b, i) => {
                 // Indexing an array names one of its elements: no address escapes.
                 let bt = self.expr(b, true).decayed();
+                if bt.fn_pointee().is_some() {
+                    self.err(b.span, "a function pointer cannot be indexed: call it, `f(x)`");
+                    return Ty::Error;
+                }
                 if self.types.get(&b.id).is_some_and(Ty::is_ptr) {
                     self.through_pointer();
                 }
                 self.int_operand(i, "an index");
+                if bt.is_void_ptr() {
+                    self.err(b.span, "a `void *` cannot be indexed: convert it to a typed pointer first");
+                    return Ty::Error;
+                }
                 let Some(elem) = bt.pointee().cloned() else {
                     if bt == Ty::Error {
                         return Ty::Error;
@@ -147,6 +168,9 @@ impl Checker<'_> {
                 }
                 match op {
                     None => self.assignable(&lt, &rt, rhs, "this value"),
+                    Some(_) if lt.fn_pointee().is_some() || lt.is_void_ptr() => {
+                        self.err(span, format!("a `{}` takes `=` only", lt.describe()));
+                    }
                     Some(BinOp::Add | BinOp::Sub) if lt.is_ptr() => {
                         if rt.is_ptr() {
                             self.err(rhs.span, "a pointer moves by an integer");
@@ -164,6 +188,12 @@ impl Checker<'_> {
             ExprKind::IncDec { target, .. } => {
                 let t = self.lvalue(target);
                 self.not_struct(&t, target);
+                if t.fn_pointee().is_some() {
+                    self.err(span, "a function pointer does not move: assign it another function");
+                }
+                if t.is_void_ptr() {
+                    self.err(span, "a `void *` does not move: convert it to a typed pointer first");
+                }
                 t
             }
             ExprKind::Cond(c, a, b) => {
@@ -175,6 +205,10 @@ impl Checker<'_> {
                 match (ta.int(), tb.int()) {
                     // Integers meet in their common type (`c ? 1u : -1` is unsigned).
                     (Some(x), Some(y)) => Ty::Int(IntTy::common(x, y, self.cfg.word_bits)),
+                    // A `void *` and an object pointer meet in `void *`, as C says.
+                    _ if ta.pointee().zip(tb.pointee()).is_some_and(|(a, b)| void_meets(a, b)) => {
+                        Ty::Ptr(Box::new(Ty::Void))
+                    }
                     _ if ta == tb || !value || ta == Ty::Error || tb == Ty::Error => ta,
                     _ => {
                         let msg = format!("the two branches differ: `{}` and `{}`", ta.describe(), tb.describe());
@@ -183,6 +217,7 @@ impl Checker<'_> {
                     }
                 }
             }
+            ExprKind::AddrOf(x) if matches!(x.kind, ExprKind::Func(_)) => self.expr(x, true).decayed(),
             ExprKind::AddrOf(x) => {
                 let t = match &x.kind {
                     ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
@@ -203,6 +238,11 @@ impl Checker<'_> {
                 self.through_pointer();
                 let t = self.rvalue(x);
                 match t.pointee() {
+                    Some(Ty::Void) => {
+                        let msg = "a `void *` cannot be dereferenced: convert it to a typed pointer first";
+                        self.sink.push(Diagnostic::error(x.span, msg).with_hint("`*(int *)p`, or `int *q = p;`"));
+                        Ty::Error
+                    }
                     Some(p) => p.clone(),
                     None if t == Ty::Error => Ty::Error,
                     None => {
@@ -215,7 +255,12 @@ impl Checker<'_> {
             ExprKind::Cast(spec, x) => {
                 let to = self.type_name(spec);
                 let from = self.rvalue(x);
-                if to.is_ptr() || to.is_array() || from.is_ptr() {
+                let between_pointers = match (&to, &from) {
+                    (Ty::Ptr(a), Ty::Ptr(b)) => a == b || void_meets(a, b),
+                    _ => false,
+                };
+                if !between_pointers && (to.is_ptr() || to.is_array() || (from.is_ptr() && to != Ty::Int(IntTy::Bool)))
+                {
                     let d = Diagnostic::error(span, format!("a cast from `{}` to `{}` is unsupported", from.describe(), to.describe()))
                         .with_note("casts convert between integer types; memory holds one value per slot, not bytes, so pointers are not reinterpreted");
                     self.sink.push(d);
@@ -279,6 +324,22 @@ impl Checker<'_> {
         match (op, ta.is_ptr(), tb.is_ptr()) {
             _ if ta == Ty::Error || tb == Ty::Error => Ty::Error,
             (BinOp::LogAnd | BinOp::LogOr, ..) => Ty::INT,
+            _ if (ta.is_void_ptr() || tb.is_void_ptr()) && !op.is_compare() => {
+                let msg = format!("`{}` cannot compute with a `void *`", symbol(op));
+                self.sink
+                    .push(Diagnostic::error(span, msg).with_hint("convert it to a typed pointer first: `(int *)p`"));
+                Ty::Error
+            }
+            (_, true, true)
+                if op.is_compare() && ta.pointee().zip(tb.pointee()).is_some_and(|(a, b)| void_meets(a, b)) =>
+            {
+                Ty::INT
+            }
+            _ if (ta.fn_pointee().is_some() || tb.fn_pointee().is_some()) && !op.is_compare() => {
+                let msg = format!("`{}` cannot compute with a function pointer", symbol(op));
+                self.sink.push(Diagnostic::error(span, msg).with_note("a function pointer is compared or called"));
+                Ty::Error
+            }
             (_, false, false) => match (ta.int(), tb.int()) {
                 _ if op.is_compare() => Ty::INT,
                 (Some(x), _) if matches!(op, BinOp::Shl | BinOp::Shr) => Ty::Int(x.promoted(word)),
@@ -324,8 +385,11 @@ impl Checker<'_> {
         let ok = match (to, &from) {
             (Ty::Error, _) | (_, Ty::Error) | (Ty::Int(_), Ty::Int(_)) => true,
             (Ty::Ptr(_), Ty::Int(_)) => self.fold(e) == Some(0),
-            // Characters of either sign are interchangeable strings (gcc only warns).
-            (Ty::Ptr(a), Ty::Ptr(b)) => a == b || a.is_char() && b.is_char(),
+            // Any pointer converts to `_Bool`: 1 unless it is null.
+            (Ty::Int(IntTy::Bool), Ty::Ptr(_)) => true,
+            // Characters of either sign are interchangeable strings (gcc only warns); a `void *`
+            // converts to and from a pointer to any object.
+            (Ty::Ptr(a), Ty::Ptr(b)) => a == b || a.is_char() && b.is_char() || void_meets(a, b),
             (Ty::Struct(a), Ty::Struct(b)) => a.id == b.id,
             _ => false,
         };
@@ -341,6 +405,29 @@ impl Checker<'_> {
         }
     }
 
+    /// A call through a function pointer: `f(x)`, `(*f)(x)`, `ops[i](a, b)`.
+    fn call_ptr(&mut self, e: &Expr, f: &Expr, args: &[Expr], value: bool) -> Ty {
+        let t = self.rvalue(f);
+        let Some(sig) = t.fn_pointee().cloned() else {
+            args.iter().for_each(|a| {
+                self.expr(a, true);
+            });
+            if t != Ty::Error {
+                let msg = format!("{} is not a function or a function pointer", self.what(f));
+                self.sink.push(Diagnostic::error(f.span, msg).with_note(format!("its type is `{}`", t.describe())));
+            }
+            return Ty::Error;
+        };
+        if !self.func_name.is_empty() {
+            self.indirect_calls.push((e.id, sig.clone(), self.current, e.span));
+        }
+        self.check_args(e, "this function pointer", &sig.params, args);
+        if value && sig.ret.is_none() {
+            self.err(e.span, "this function returns no value");
+        }
+        sig.ret.unwrap_or(Ty::INT)
+    }
+
     fn call(&mut self, e: &Expr, name: &str, args: &[Expr], value: bool) -> Ty {
         let span = e.span;
         let (params, returns) = if let Some(b) = Builtin::lookup(name) {
@@ -349,14 +436,14 @@ impl Checker<'_> {
                 self.output_call(e, b, name, args, value);
                 return Ty::INT;
             };
-            (vec![Ty::INT; arity], b.returns_value().then_some(IntTy::Int))
+            (vec![Ty::INT; arity], b.returns_value().then_some(Ty::INT))
         } else if let Some(&f) = self.funcs.get(name) {
             self.callees.insert(e.id, Callee::User(f));
             // A call outside any function (a global's initializer) is reported as not constant.
             if !self.func_name.is_empty() && !self.calls[self.current].iter().any(|c| c.0 == f) {
                 self.calls[self.current].push((f, span));
             }
-            (self.sigs[f].params.clone(), self.sigs[f].ret)
+            (self.sigs[f].params.clone(), self.sigs[f].ret.clone())
         } else {
             args.iter().for_each(|a| {
                 self.expr(a, true);
@@ -374,12 +461,28 @@ impl Checker<'_> {
             self.sink.push(d);
             return Ty::Error;
         };
-        if args.len() != params.len() {
-            let msg = format!("`{name}` takes {} argument(s) but {} were given", params.len(), args.len());
-            self.err(span, msg);
+        self.check_args(e, &format!("`{name}`"), &params, args);
+        if value && returns.is_none() {
+            self.err(span, format!("`{name}` returns no value"));
         }
+        returns.unwrap_or(Ty::INT)
+    }
+
+    /// A call's arguments against its parameters' types.
+    fn check_args(&mut self, e: &Expr, callee: &str, params: &[Ty], args: &[Expr]) {
+        if args.len() != params.len() {
+            let msg = format!("{callee} takes {} argument(s) but {} were given", params.len(), args.len());
+            self.err(e.span, msg);
+        }
+        let name = match &e.kind {
+            ExprKind::Call(name, _) => name.as_str(),
+            _ => "",
+        };
         for (k, a) in args.iter().enumerate() {
-            let t = self.expr(a, true);
+            let t = if params.get(k).is_some_and(Ty::is_struct) { self.any_rvalue(a) } else { self.expr(a, true) };
+            if params.get(k).is_some_and(Ty::is_struct) {
+                self.struct_place(a, &t);
+            }
             if let Some(p) = params.get(k) {
                 // A `scanf` step's pointer is the user's argument for a conversion.
                 let what = if name.starts_with(crate::compiler::scan::STEP_PREFIX) {
@@ -390,10 +493,6 @@ impl Checker<'_> {
                 self.assignable(p, &t, a, &what);
             }
         }
-        if value && returns.is_none() {
-            self.err(span, format!("`{name}` returns no value"));
-        }
-        Ty::Int(returns.unwrap_or(IntTy::Int))
     }
 }
 
@@ -419,4 +518,9 @@ fn symbol(op: BinOp) -> &'static str {
         BinOp::LogAnd => "&&",
         BinOp::LogOr => "||",
     }
+}
+
+/// Whether one of two pointed-to types is `void` and the other an object type (not a function).
+fn void_meets(a: &Ty, b: &Ty) -> bool {
+    (*a == Ty::Void && !matches!(b, Ty::Func(_))) || (*b == Ty::Void && !matches!(a, Ty::Func(_)))
 }

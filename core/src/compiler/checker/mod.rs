@@ -11,19 +11,12 @@ mod storage;
 mod structs;
 
 use super::ast::*;
-use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
+use super::resolved::{CallGraph, FnTy, Resolved, Ty, VarInfo};
 use super::{fold, Sink};
 use crate::config::Config;
 use crate::ctypes::IntTy;
 use crate::diag::{Diagnostic, Span};
 use std::collections::{HashMap, HashSet};
-
-/// A function's signature.
-struct Sig {
-    params: Vec<Ty>,
-    /// `None` for `void`.
-    ret: Option<IntTy>,
-}
 
 /// The `switch` being checked: its case values so far and whether it has a `default`.
 #[derive(Default)]
@@ -38,7 +31,13 @@ struct Checker<'a> {
     vars: Vec<VarInfo>,
     scopes: Vec<HashMap<String, VarId>>,
     funcs: HashMap<String, usize>,
-    sigs: Vec<Sig>,
+    /// Each function's type (its signature).
+    sigs: Vec<FnTy>,
+    /// Functions whose address the program takes (their name used as a value).
+    address_taken: Vec<bool>,
+    /// Calls through a pointer: the call's node, the pointer's function type, the calling
+    /// function and the call's span.
+    indirect_calls: Vec<(NodeId, FnTy, usize, Span)>,
     /// Calls made by each function: (callee, span of the first call).
     calls: Vec<Vec<(usize, Span)>>,
     /// Globals each function names directly.
@@ -48,7 +47,7 @@ struct Checker<'a> {
     exposed: HashSet<VarId>,
     current: usize,
     func_name: String,
-    ret: Option<IntTy>,
+    ret: Option<Ty>,
     loops: u32,
     switches: Vec<SwitchScope>,
     /// The current function's labels (where each is defined) and its `goto`s.
@@ -76,6 +75,8 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         scopes: vec![HashMap::new()],
         funcs: HashMap::new(),
         sigs: Vec::new(),
+        address_taken: vec![false; n],
+        indirect_calls: Vec::new(),
         calls: vec![Vec::new(); n],
         globals: vec![HashSet::new(); n],
         derefs: vec![false; n],
@@ -99,16 +100,10 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         layouts: HashMap::new(),
         member_offsets: HashMap::new(),
     };
-    for g in &unit.globals {
-        if storage::declares_only(g) {
-            ck.extern_global(g, &unit.globals);
-        } else {
-            ck.global(g);
-        }
-    }
     for (i, f) in unit.funcs.iter().enumerate() {
         let params = f.params.iter().map(|p| ck.param_type(p)).collect();
-        ck.sigs.push(Sig { params, ret: f.ret });
+        let ret = f.ret.as_ref().map(|r| ck.scalar(r));
+        ck.sigs.push(FnTy { params, ret });
         if Builtin::lookup(&f.name).is_some() {
             ck.sink.push(Diagnostic::error(f.span, format!("`{}` is a builtin and cannot be redefined", f.name)));
         } else if let Some(&prev) = ck.funcs.get(&f.name) {
@@ -117,10 +112,22 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
                 Diagnostic::error(f.span, format!("function `{}` is defined twice", f.name))
                     .with_note(format!("first defined on line {}", first.line)),
             );
-        } else if ck.scopes[0].contains_key(&f.name) {
-            ck.sink.push(Diagnostic::error(f.span, format!("`{}` is already a global variable", f.name)));
         } else {
             ck.funcs.insert(f.name.clone(), i);
+        }
+    }
+    // After the functions: a global's initializer may name one (`binop ops[] = {add, sub};`).
+    for g in &unit.globals {
+        if storage::declares_only(g) {
+            ck.extern_global(g, &unit.globals);
+        } else {
+            ck.global(g);
+        }
+    }
+    for f in &unit.funcs {
+        if ck.scopes[0].contains_key(&f.name) && ck.funcs.contains_key(&f.name) {
+            ck.funcs.remove(&f.name);
+            ck.sink.push(Diagnostic::error(f.span, format!("`{}` is already a global variable", f.name)));
         }
     }
     for (i, f) in unit.funcs.iter().enumerate() {
@@ -143,7 +150,21 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
             return None;
         }
     };
+    let indirect = ck.indirect_targets(main);
     let calls = CallGraph::new(ck.calls, ck.globals, ck.derefs);
+    for (f, func) in unit.funcs.iter().enumerate() {
+        let sig = &ck.sigs[f];
+        if calls.recursive[f] && (sig.params.iter().any(Ty::is_struct) || sig.ret.as_ref().is_some_and(Ty::is_struct)) {
+            ck.sink.push(
+                Diagnostic::error(
+                    func.span,
+                    format!("the recursive function `{}` passes a `struct` by value", func.name),
+                )
+                .with_note("a recursive call saves one word per parameter and result")
+                .with_hint("pass a pointer: `struct NAME *p`, and use `p->member`"),
+            );
+        }
+    }
     if calls.recursive[main] {
         let span = calls.callees.iter().flatten().find(|c| c.0 == main).map_or(unit.funcs[main].span, |c| c.1);
         ck.sink.push(
@@ -151,10 +172,14 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
                 .with_note("`main` runs once, when the program starts; it is not recursive"),
         );
     }
-    let Checker { vars, data, names, callees, types, strings, cases, sizes, exposed, inits, member_offsets, .. } = ck;
+    let Checker {
+        sigs, vars, data, names, callees, types, strings, cases, sizes, exposed, inits, member_offsets, ..
+    } = ck;
+    let indirect = indirect.into_iter().collect();
     let members = member_offsets;
     Some(Resolved {
         unit,
+        sigs,
         vars,
         main,
         data,
@@ -165,6 +190,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         strings,
         cases,
         sizes,
+        indirect,
         members,
         exposed,
         inits,
@@ -172,6 +198,24 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
 }
 
 impl Checker<'_> {
+    /// The functions each call through a pointer may reach: those whose address is taken,
+    /// of the pointer's type (`main` is never called). They join the call graph as callees
+    /// of the calling function, so a cycle through a pointer is recursion.
+    fn indirect_targets(&mut self, main: usize) -> Vec<(NodeId, Vec<usize>)> {
+        let mut out = Vec::new();
+        for (node, sig, caller, span) in std::mem::take(&mut self.indirect_calls) {
+            let targets: Vec<usize> =
+                (0..self.sigs.len()).filter(|&g| g != main && self.address_taken[g] && self.sigs[g] == sig).collect();
+            for &g in &targets {
+                if !self.calls[caller].iter().any(|c| c.0 == g) {
+                    self.calls[caller].push((g, span));
+                }
+            }
+            out.push((node, targets));
+        }
+        out
+    }
+
     fn err(&mut self, span: Span, msg: impl Into<String>) {
         self.sink.push(Diagnostic::error(span, msg));
     }
@@ -243,10 +287,32 @@ impl Checker<'_> {
     fn scalar(&mut self, spec: &TypeSpec) -> Ty {
         let base = match spec.base {
             Base::Int(t) => Ty::Int(t),
+            Base::Void if spec.pointers > 0 => Ty::Void,
             Base::Void => Ty::Error,
             Base::Struct(id) => Ty::Struct(self.struct_ty(id)),
         };
-        (0..spec.pointers).fold(base, |t, _| Ty::Ptr(Box::new(t)))
+        let ty = (0..spec.pointers).fold(base, |t, _| Ty::Ptr(Box::new(t)));
+        let Some(f) = &spec.func else { return ty };
+        let ret = match (spec.base, spec.pointers) {
+            (Base::Void, 0) => None,
+            _ => Some(ty),
+        };
+        let params = f.params.iter().map(|p| self.param_spec(p)).collect();
+        (0..f.ptrs).fold(Ty::Func(Box::new(FnTy { params, ret })), |t, _| Ty::Ptr(Box::new(t)))
+    }
+
+    /// The type of a parameter of a function-pointer type (`int (*f)(int v[], int)`).
+    fn param_spec(&mut self, spec: &TypeSpec) -> Ty {
+        let d = VarDecl {
+            id: NodeId::MAX,
+            name: "this parameter".into(),
+            span: crate::diag::Span::new(1, 1, 2),
+            ty: spec.clone(),
+            init: None,
+            storage: None,
+            konst: false,
+        };
+        self.param_type(&d)
     }
 
     /// The type a cast or `sizeof` names (`int[4]`, `char *`).
@@ -300,12 +366,6 @@ impl Checker<'_> {
     /// A parameter's type: an array parameter is a pointer to its element (`int v[]` is `int *v`).
     fn param_type(&mut self, p: &VarDecl) -> Ty {
         let mut ty = self.scalar(&p.ty);
-        if ty.is_struct() && p.ty.dims.is_empty() {
-            self.sink.push(
-                Diagnostic::error(p.span, format!("passing a `struct` by value is unsupported: `{}`", p.name))
-                    .with_hint("pass a pointer: `struct NAME *p`, and use `p->member`"),
-            );
-        }
         for (k, e) in p.ty.dims.iter().enumerate().rev() {
             if k == 0 {
                 ty = Ty::Ptr(Box::new(ty));
@@ -365,12 +425,22 @@ impl Checker<'_> {
         }
         let addr = match &e.kind {
             ExprKind::Str(_) => self.strings.get(&e.id).copied(),
+            ExprKind::Func(_) => self.fn_address(e),
+            ExprKind::AddrOf(x) if matches!(x.kind, ExprKind::Func(_)) => self.fn_address(x),
             ExprKind::AddrOf(x) => self.static_address(x),
             ExprKind::Var(_) => self.static_address(e).filter(|_| self.global_is_array(e)),
             _ => None,
         };
         let what = if self.func_name.is_empty() { "a global initializer" } else { "a `static` local's initializer" };
         addr.map(|a| a as i64).unwrap_or_else(|| self.must_fold(e, what).unwrap_or(0))
+    }
+
+    /// A function pointer's value for a function's name (`ops[] = {add, &sub}`).
+    fn fn_address(&self, e: &Expr) -> Option<usize> {
+        match self.callees.get(&e.id) {
+            Some(Callee::User(f)) => Some(super::resolved::fn_value(*f) as usize),
+            _ => None,
+        }
     }
 
     fn global_is_array(&self, e: &Expr) -> bool {
@@ -404,7 +474,7 @@ impl Checker<'_> {
     fn function(&mut self, f: &Func) {
         self.scopes.push(HashMap::new());
         self.func_name = f.name.clone();
-        self.ret = f.ret;
+        self.ret = self.sigs[self.current].ret.clone();
         let params = self.sigs[self.current].params.clone();
         for (p, ty) in f.params.iter().zip(params) {
             self.declare(p, ty, None);
@@ -517,10 +587,11 @@ impl Checker<'_> {
 
     fn ret(&mut self, e: Option<&Expr>, span: Span) {
         let func = self.func_name.clone();
-        match (e, self.ret) {
+        match (e, self.ret.clone()) {
+            (Some(e), Some(ret)) if ret.is_struct() => self.struct_source(&ret, e),
             (Some(e), Some(ret)) => {
                 let t = self.expr(e, true);
-                self.assignable(&Ty::Int(ret), &t, e, "the returned value");
+                self.assignable(&ret, &t, e, "the returned value");
             }
             (Some(e), None) => {
                 self.sink.push(
@@ -529,7 +600,7 @@ impl Checker<'_> {
                 );
             }
             (None, Some(ret)) if func != "main" => self.sink.push(
-                Diagnostic::error(span, format!("`{func}` returns `{}`: `return` needs a value", ret.name()))
+                Diagnostic::error(span, format!("`{func}` returns `{}`: `return` needs a value", ret.describe()))
                     .with_hint("write `return 0;` or declare the function `void`"),
             ),
             (None, _) => {}

@@ -24,6 +24,20 @@ impl Checker<'_> {
                 self.assignable(&Ty::INT, &t, c, "the character");
             }
             (Builtin::Puts, [s]) => self.string_arg(s, &string),
+            (Builtin::Sprintf, [buf, f, rest @ ..]) | (Builtin::Snprintf, [buf, _, f, rest @ ..]) => {
+                // Written through the pointer: the function writes memory a caller may read.
+                self.through_pointer();
+                let t = self.rvalue(buf);
+                self.assignable(&string, &t, buf, "the buffer");
+                if let (Builtin::Snprintf, [_, n, ..]) = (b, args) {
+                    let t = self.expr(n, true);
+                    self.assignable(&Ty::INT, &t, n, "the size");
+                }
+                let mut call = vec![f.clone()];
+                call.extend(rest.iter().cloned());
+                self.output_call(e, Builtin::Printf, name, &call, false);
+            }
+            (Builtin::Printf, [f, rest @ ..]) if matches!(f.kind, ExprKind::Cond(..)) => self.chosen_format(e, f, rest),
             (Builtin::Printf, [f, rest @ ..]) => {
                 let ExprKind::Str(bytes) = &f.kind else {
                     self.expr(f, true);
@@ -62,8 +76,59 @@ impl Checker<'_> {
                 args.iter().for_each(|a| {
                     self.expr(a, true);
                 });
-                let usage = if b == Builtin::Printf { "`printf(\"format\", …)`" } else { "one argument" };
+                let usage = match b {
+                    Builtin::Printf => "`printf(\"format\", …)`",
+                    Builtin::Sprintf => "`sprintf(buffer, \"format\", …)`",
+                    Builtin::Snprintf => "`snprintf(buffer, size, \"format\", …)`",
+                    _ => "one argument",
+                };
                 self.err(e.span, format!("`{name}` takes {usage} but {} were given", args.len()));
+            }
+        }
+    }
+
+    /// `printf(c ? "A" : "B", …)`: a format chosen at run time among literals (nested `?:`
+    /// too), each taking the same arguments; code generation prints with the one chosen.
+    fn chosen_format(&mut self, e: &Expr, f: &Expr, rest: &[Expr]) {
+        let mut leaves = Vec::new();
+        let mut conds = Vec::new();
+        formats(f, &mut leaves, &mut conds);
+        conds.iter().for_each(|c| self.condition(c));
+        let mut first: Option<Vec<bool>> = None;
+        for leaf in leaves {
+            let ExprKind::Str(bytes) = &leaf.kind else {
+                let d = Diagnostic::error(leaf.span, "`printf`'s format must be a string literal")
+                    .with_note("a format may be chosen with `?:` between string literals");
+                self.sink.push(d.with_hint("write it in place: `printf(c ? \",%d\" : \"%d\", x)`"));
+                continue;
+            };
+            let strings = match format::parse(bytes) {
+                Ok(p) => p.iter().filter_map(format::Piece::spec).map(|s| s.conv == format::Conv::Str).collect(),
+                Err(msg) => {
+                    self.sink.push(Diagnostic::error(leaf.span, msg).with_hint(format::SUPPORTED));
+                    continue;
+                }
+            };
+            match &first {
+                None => first = Some(strings),
+                Some(f) if *f != strings => {
+                    self.err(leaf.span, "the formats `?:` chooses between must take the same arguments")
+                }
+                Some(_) => {}
+            }
+        }
+        let strings = first.unwrap_or_default();
+        if strings.len() != rest.len() {
+            let msg = format!("the format asks for {} argument(s) but {} were given", strings.len(), rest.len());
+            self.err(e.span, msg);
+        }
+        let string = Ty::Ptr(Box::new(Ty::Int(crate::ctypes::IntTy::Char)));
+        for (k, a) in rest.iter().enumerate() {
+            if strings.get(k) == Some(&true) {
+                self.string_arg(a, &string);
+            } else {
+                let t = self.expr(a, true);
+                self.assignable(&Ty::INT, &t, a, &format!("argument {}", k + 2));
             }
         }
     }
@@ -74,5 +139,17 @@ impl Checker<'_> {
             let t = self.rvalue(a);
             self.assignable(string, &t, a, "the string");
         }
+    }
+}
+
+/// The formats a `?:` chooses between (its leaves, in order) and its conditions.
+fn formats<'e>(f: &'e Expr, leaves: &mut Vec<&'e Expr>, conds: &mut Vec<&'e Expr>) {
+    match &f.kind {
+        ExprKind::Cond(c, a, b) => {
+            conds.push(c);
+            formats(a, leaves, conds);
+            formats(b, leaves, conds);
+        }
+        _ => leaves.push(f),
     }
 }

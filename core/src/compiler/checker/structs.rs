@@ -44,23 +44,64 @@ impl Checker<'_> {
         let Some(members) = self.struct_defs[id].members.clone() else { return self.incomplete(id) };
         self.layouts.insert(id, Layout::Sizing);
         let word = self.cfg.word_bits;
+        let union = self.struct_defs[id].union;
         let (mut words, mut bytes, mut align) = (0, 0i64, 1i64);
+        let mut types = Vec::new();
         for m in &members {
             let ty = self.decl_type(m);
             let a = ty.align(word).max(1);
-            bytes = round_up(bytes, a) + ty.size(word);
             align = align.max(a);
-            words += ty.words();
+            if union {
+                bytes = bytes.max(ty.size(word));
+                words = words.max(ty.words());
+            } else {
+                bytes = round_up(bytes, a) + ty.size(word);
+                words += ty.words();
+            }
+            types.push(ty);
         }
-        let t =
-            StructTy { id, name: self.struct_name(id), words, bytes: round_up(bytes, align), align, complete: true };
+        if union && types.iter().any(|t| *t != types[0]) {
+            for (m, ty) in members.iter().zip(&types) {
+                if let Some(bad) = self.narrow_word(ty) {
+                    let msg = format!(
+                        "the union member `{}` holds `{}`, which cannot share storage with other types here",
+                        m.name,
+                        bad.describe()
+                    );
+                    self.sink.push(Diagnostic::error(m.span, msg).with_note(
+                        "memory holds one value per slot, not bytes: members of different types share storage \
+                         when every word of them is a full-width integer (`int`, `unsigned`, `long`, arrays and \
+                         structures of them)",
+                    ));
+                }
+            }
+        }
+        let name = self.struct_name(id);
+        let t = StructTy { id, name, words, bytes: round_up(bytes, align), align, complete: true, union };
         self.layouts.insert(id, Layout::Sized(t.clone()));
         t
     }
 
     /// A `struct` only named so far: pointers to it are fine, objects of it are not.
     fn incomplete(&self, id: usize) -> StructTy {
-        StructTy { id, name: self.struct_name(id), words: 1, bytes: 0, align: 1, complete: false }
+        let union = self.struct_defs[id].union;
+        StructTy { id, name: self.struct_name(id), words: 1, bytes: 0, align: 1, complete: false, union }
+    }
+
+    /// A word of `ty` that is not a full-width integer (a `char`, a pointer…): it cannot share
+    /// a union's storage with another type, since a slot holds a value, not its bytes.
+    fn narrow_word(&mut self, ty: &Ty) -> Option<Ty> {
+        let word = self.cfg.word_bits;
+        match ty {
+            Ty::Int(t) if *t != crate::ctypes::IntTy::Bool && t.bits(word) == word => None,
+            Ty::Array(t, _) => self.narrow_word(t),
+            Ty::Struct(s) => {
+                let s = s.clone();
+                self.members(&s).iter().find_map(|m| self.narrow_word(&m.ty))
+            }
+            Ty::Error => None,
+            t => Some(t.clone()),
+        }
     }
 
     /// The members of a complete structure, with their types and offsets.
@@ -76,7 +117,9 @@ impl Checker<'_> {
             let ty = self.decl_type(d);
             let words = ty.words();
             out.push(Member { name: d.name.clone(), ty, offset });
-            offset += words;
+            if !s.union {
+                offset += words;
+            }
         }
         self.layouts.insert(s.id, Layout::Done(t, out.clone()));
         out
@@ -112,7 +155,11 @@ impl Checker<'_> {
             let t = self.expr(base, true);
             if !matches!(
                 base.kind,
-                ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. }
+                ExprKind::Var(_)
+                    | ExprKind::Index(..)
+                    | ExprKind::Deref(_)
+                    | ExprKind::Member { .. }
+                    | ExprKind::Call(..)
             ) && t.is_struct()
             {
                 self.err(base.span, "a member of this expression is unsupported: name a variable, an element or `*p`");

@@ -1,8 +1,9 @@
 //! Calls: user functions that do not recurse are inlined into fresh stack frames
 //! (recursive ones are called out of line, see `outline`); builtins expand in place.
 
-use super::{Gen, Mem, Opd, Ret};
+use super::{Gen, Label, Mem, Opd, Ret};
 use crate::compiler::ast::*;
+use crate::compiler::resolved::{fn_value, Ty};
 use crate::isa::Opcode;
 use std::collections::HashMap;
 
@@ -31,6 +32,42 @@ impl Gen<'_> {
             }
             Callee::Builtin(b) => self.builtin_into(dst, b, args, e),
         }
+    }
+
+    /// `dst ← (*f)(args)`: a call through a function pointer. The machine has no indirect
+    /// jump, so the pointer's value (a function's number, see `fn_value`) is compared with
+    /// each function the program takes the address of, of the pointer's type, and the match
+    /// is called as by name; any other value (`NULL`) stops the program with a fault. A
+    /// pointer known when compiling (a function's name, or a constant argument of an inlined
+    /// call such as a callback) calls its function directly.
+    pub(super) fn call_ptr_into(&mut self, dst: Mem, f: &Expr, args: &[Expr], e: &Expr) {
+        let targets = self.r.candidates(e).to_vec();
+        if let Some(Mem::Const(k)) = self.static_value(f) {
+            if let Some(&g) = targets.iter().find(|&&g| self.konst(fn_value(g)) == Mem::Const(k)) {
+                return self.call_into(dst, Callee::User(g), args, e, false);
+            }
+        }
+        let m = self.mark();
+        let t = self.temp();
+        self.into(t, f);
+        let fail = self.trap("call through a pointer that holds no function");
+        let end = self.label();
+        let labels: Vec<Label> = targets.iter().map(|_| self.label()).collect();
+        let mut prev = 0;
+        for (&g, &l) in targets.iter().zip(&labels) {
+            let v = fn_value(g);
+            self.op2(Opcode::Sub, t, self.konst(v - prev));
+            self.jump(Opcode::Jz, Some(t), l);
+            prev = v;
+        }
+        self.jump(Opcode::Jmp, None, fail);
+        for (&g, &l) in targets.iter().zip(&labels) {
+            self.place(l);
+            self.call_into(dst, Callee::User(g), args, e, false);
+            self.jump(Opcode::Jmp, None, end);
+        }
+        self.place(end);
+        self.release(m);
     }
 
     /// A call of user function `f` whose result goes to `ret`.
@@ -64,6 +101,16 @@ impl Gen<'_> {
             // parameter the callee never assigns is substituted. Such a parameter can also
             // share the argument's storage when that is a caller local whose address is never
             // taken (then the callee cannot reach it) and whose value needs no conversion.
+            if pt.is_struct() {
+                // A structure is copied into the callee's own words.
+                let base = Mem::Stack(self.temps(pt.words()));
+                let inner = self.mark();
+                let src = self.place_in(a, None);
+                self.copy_words(src, super::place::Place::Direct(base), pt.words());
+                self.release(inner);
+                bound.push((id, base));
+                continue;
+            }
             if !self.body_assigns(&func.body, id) && !self.r.exposed.contains(&id) {
                 let same = !self.converts(self.r.ty(a), &pt);
                 match self.static_value(a) {
@@ -104,7 +151,7 @@ impl Gen<'_> {
         }
         let exit = self.label();
         let loops = std::mem::take(&mut self.loops);
-        let ty = func.ret.unwrap_or(crate::ctypes::IntTy::Int);
+        let ty = self.r.sigs[f].ret.clone().unwrap_or(Ty::INT);
         self.rets.push(Ret { slot: ret, exit, guard, ty });
         self.gotos.push(HashMap::new());
         for s in &func.body {

@@ -80,6 +80,10 @@ pub fn ctype(t: &Ty) -> CType {
         Ty::Int(t) => CType::Int(*t),
         // Never reaches code generation (see `Ty::Error`); shown as C's default type.
         Ty::Error => CType::Int(IntTy::Int),
+        // `debuginfo` has no function type: a function pointer shows the number it holds.
+        Ty::Func(_) | Ty::Void => CType::Int(IntTy::UInt),
+        // Nor a `void *`, which points to no value to show.
+        Ty::Ptr(t) if matches!(**t, Ty::Func(_) | Ty::Void) => CType::Int(IntTy::UInt),
         Ty::Ptr(t) => CType::Ptr(Box::new(ctype(t))),
         Ty::Array(t, n) => CType::Array(Box::new(ctype(t)), *n),
         // The debugger shows a structure as its words (`debuginfo` has no structure type yet).

@@ -33,18 +33,28 @@ impl Gen<'_> {
         if let Some(k) = self.constant(e) {
             return self.op2(Opcode::Mov, dst, self.konst(k));
         }
+        if let (ExprKind::Func(_), Some(v)) = (&e.kind, self.static_value(e)) {
+            return self.op2(Opcode::Mov, dst, v);
+        }
         if self.r.ty(e).is_array() {
             // An array (or a string) used as a value is the address of its first element.
             return self.address_into(dst, e);
         }
         match &e.kind {
-            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => {
-                unreachable!("invariant: literals and `sizeof` fold, strings are arrays")
+            ExprKind::Num(..)
+            | ExprKind::Str(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::SizeofExpr(_)
+            | ExprKind::Func(_) => {
+                unreachable!("invariant: literals and `sizeof` fold, strings are arrays, functions are static values")
             }
             ExprKind::Cast(_, x) => {
                 self.into(dst, x);
                 self.convert(dst, self.r.ty(x), self.r.ty(e));
             }
+            ExprKind::Deref(x) if self.is_function(e) => self.into(dst, x),
+            ExprKind::AddrOf(x) if self.is_function(x) => self.into(dst, x),
+            ExprKind::CallPtr(f, args) => self.call_ptr_into(dst, f, args, e),
             ExprKind::Var(..) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
                 match self.place_in(e, Some(dst)) {
                     Place::Direct(m) => self.op2(Opcode::Mov, dst, m),
@@ -134,7 +144,7 @@ impl Gen<'_> {
             return self.into(dst, e);
         }
         match &e.kind {
-            ExprKind::Index(..) | ExprKind::Deref(_) if self.direct_place(e).is_none() => {
+            ExprKind::Index(..) | ExprKind::Deref(_) if self.direct_place(e).is_none() && !self.is_function(e) => {
                 let m = self.mark();
                 match self.place_in(e, None) {
                     Place::Direct(src) => self.op2(Opcode::Mov, dst, src),
@@ -162,7 +172,7 @@ impl Gen<'_> {
     fn may_fault(&self, e: &Expr) -> bool {
         e.any(&mut |x| match &x.kind {
             ExprKind::Index(..) | ExprKind::Deref(_) => self.direct_place(x).is_none(),
-            ExprKind::Call(..) => true,
+            ExprKind::Call(..) | ExprKind::CallPtr(..) => true,
             ExprKind::Binary(BinOp::Div | BinOp::Rem, _, b) => self.constant(b).is_none_or(|k| k == 0),
             _ => false,
         })
@@ -199,9 +209,12 @@ impl Gen<'_> {
                 Callee::Builtin(b @ (Builtin::Assert | Builtin::Frame | Builtin::InputNext | Builtin::Exit)) => {
                     self.builtin_effect(b, args)
                 }
-                Callee::Builtin(b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf)) => self.print(b, args),
+                Callee::Builtin(
+                    b @ (Builtin::Putchar | Builtin::Puts | Builtin::Printf | Builtin::Sprintf | Builtin::Snprintf),
+                ) => self.print(b, args),
                 Callee::User(f) => {
-                    let ret = self.r.unit.funcs[f].ret.is_some().then(|| self.temp());
+                    let words = self.r.sigs[f].ret.as_ref().map(Ty::words);
+                    let ret = words.map(|w| Mem::Stack(self.temps(w)));
                     self.call_user(f, args, ret, false);
                 }
                 Callee::Builtin(_) => {

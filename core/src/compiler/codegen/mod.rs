@@ -111,7 +111,7 @@ pub struct Lowered {
 }
 
 /// Where an inlined function's `return` delivers its value.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Ret {
     /// The caller's destination (`None` when the result is unused or the function is `void`).
     slot: Option<Mem>,
@@ -120,7 +120,7 @@ pub struct Ret {
     /// it can no longer fault (see [`Gen::set_var`]).
     guard: bool,
     /// The function's result type (the returned value is converted to it).
-    ty: IntTy,
+    ty: Ty,
 }
 
 pub struct Gen<'a> {
@@ -162,6 +162,9 @@ pub struct Gen<'a> {
     lend_addresses: bool,
     /// The number-printing routines called so far (see `print`).
     printers: print::Routines,
+    /// While a `sprintf` is generated: the slots holding the buffer's next slot and the
+    /// characters it still takes (see `print`).
+    out: Option<(Mem, Mem)>,
     errors: Vec<Diagnostic>,
     debug: debug::Tracker,
 }
@@ -190,12 +193,13 @@ pub fn lower(r: &Resolved, cfg: Config, looped_division: bool) -> Lowered {
         outline: outline::Outlined::default(),
         lend_addresses: false,
         printers: print::Routines::default(),
+        out: None,
         errors: Vec::new(),
         debug: debug::Tracker::default(),
     };
     g.debug_main();
     let end = g.label();
-    g.rets.push(Ret { slot: None, exit: end, guard: false, ty: IntTy::Int });
+    g.rets.push(Ret { slot: None, exit: end, guard: false, ty: Ty::INT });
     for s in &r.unit.funcs[r.main].body {
         g.stmt(s);
     }
@@ -352,6 +356,9 @@ impl Gen<'_> {
                 }
                 Callee::Builtin(_) => false,
             },
+            ExprKind::CallPtr(..) => self.r.candidates(x).iter().any(|&f| {
+                (global && self.r.calls.globals_used[f].contains(&id)) || (exposed && self.r.calls.through_pointers[f])
+            }),
             _ => false,
         })
     }
@@ -410,16 +417,20 @@ impl Gen<'_> {
             }
             Stmt::Return(e, span) => {
                 self.set_loc(*span);
-                let ret = *self.rets.last().expect("invariant: a return is inside a function");
+                let ret = self.rets.last().expect("invariant: a return is inside a function").clone();
                 let m = self.mark();
                 match (e, ret.slot) {
+                    (Some(e), Some(slot)) if ret.ty.is_struct() => {
+                        let src = self.place_in(e, None);
+                        self.copy_words(src, place::Place::Direct(slot), ret.ty.words());
+                    }
                     (Some(e), Some(slot)) => {
                         if ret.guard {
                             self.set_var(slot, e);
                         } else {
                             self.into(slot, e);
                         }
-                        self.convert(slot, self.r.ty(e), &Ty::Int(ret.ty));
+                        self.convert(slot, self.r.ty(e), &ret.ty);
                     }
                     (Some(e), None) => self.effect(e),
                     _ => {}

@@ -16,7 +16,6 @@ use super::debug::CallGen;
 use super::{Gen, Item, Label, Mem, Opd, Reg, Ret};
 use crate::compiler::ast::Expr;
 use crate::compiler::resolved::Ty;
-use crate::ctypes::IntTy;
 use crate::isa::Opcode;
 use std::collections::HashMap;
 
@@ -174,7 +173,7 @@ impl Gen<'_> {
         // Guarded: a returned expression that calls (itself, say) is built in a frame slot,
         // since each nested call leaves its own result in `Ret`.
         let slot = func.ret.is_some().then_some(Mem::Reg(Reg::Ret));
-        self.rets.push(Ret { slot, exit, guard: true, ty: func.ret.unwrap_or(IntTy::Int) });
+        self.rets.push(Ret { slot, exit, guard: true, ty: self.r.sigs[f].ret.clone().unwrap_or(Ty::INT) });
         self.loops.clear();
         self.ranges.clear();
         self.gotos.push(HashMap::new());

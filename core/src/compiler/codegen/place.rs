@@ -8,7 +8,7 @@
 
 use super::{Gen, Mem};
 use crate::compiler::ast::*;
-use crate::compiler::resolved::Ty;
+use crate::compiler::resolved::{fn_value, Ty};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::Opcode;
 
@@ -29,6 +29,8 @@ impl Gen<'_> {
     /// element at a constant index within its array, `*p` for a `p` holding a fixed address.
     pub(super) fn direct_place(&self, e: &Expr) -> Option<Mem> {
         match &e.kind {
+            // `*f` of a function pointer is the function, no memory.
+            ExprKind::Deref(_) if self.is_function(e) => None,
             ExprKind::Var(_) => Some(self.var_mem(self.r.var(e))),
             ExprKind::Str(_) => Some(Mem::Global(self.r.string_slot(e))),
             ExprKind::Index(b, i) => match self.r.ty(b) {
@@ -49,6 +51,12 @@ impl Gen<'_> {
 
     /// The value of `e` when it needs no code: a constant, a scalar variable, a fixed address.
     pub(super) fn static_value(&self, e: &Expr) -> Option<Mem> {
+        match &e.kind {
+            ExprKind::Func(_) => return Some(self.konst(fn_value(self.r.func(e)))),
+            ExprKind::Deref(x) if self.is_function(e) => return self.static_value(x),
+            ExprKind::AddrOf(x) if self.is_function(x) => return self.static_value(x),
+            _ => {}
+        }
         if let Some(k) = self.constant(e) {
             return Some(self.konst(k));
         }
@@ -58,6 +66,11 @@ impl Gen<'_> {
             ExprKind::Var(_) => Some(self.var_mem(self.r.var(e))),
             _ => None,
         }
+    }
+
+    /// Whether `e` is a function (a function's name, `*f`): its value is a function pointer.
+    pub(super) fn is_function(&self, e: &Expr) -> bool {
+        matches!(self.r.ty(e), Ty::Func(_))
     }
 
     /// The place `e` denotes; a computed slot index goes into `scratch` when given (it must
@@ -98,6 +111,15 @@ impl Gen<'_> {
                 }
             },
             ExprKind::Member { base, arrow, .. } => self.member_place(base, *arrow, self.r.member_offset(e), scratch),
+            ExprKind::Call(_, args) if self.r.ty(e).is_struct() => {
+                // A structure a function returns: its words in fresh temporaries.
+                let Callee::User(f) = self.r.callee(e) else {
+                    unreachable!("invariant: no builtin returns a structure")
+                };
+                let base = Mem::Stack(self.temps(self.r.ty(e).words()));
+                self.call_user(f, args, Some(base), false);
+                Place::Direct(base)
+            }
             _ => unreachable!("invariant: the checker accepts only variables, elements, `*p` and members as places"),
         }
     }

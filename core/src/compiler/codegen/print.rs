@@ -25,6 +25,39 @@ impl Gen<'_> {
                 self.string(s, None);
                 self.put_byte(b'\n');
             }
+            (Builtin::Sprintf, [buf, f, rest @ ..]) | (Builtin::Snprintf, [buf, _, f, rest @ ..]) => {
+                // The characters go to memory: `STORE c, p; INC p` while `room` (the characters
+                // still allowed) is positive; then the '\0' when the size was not 0.
+                let (p, room) = (self.temp(), self.temp());
+                self.into(p, buf);
+                match args {
+                    [_, n, _, ..] if b == Builtin::Snprintf => {
+                        self.into(room, n);
+                        self.op1(Opcode::Dec, room);
+                    }
+                    _ => self.op2(Opcode::Mov, room, self.konst(i64::from(self.cfg.word_max()))),
+                }
+                let saved = self.out.replace((p, room));
+                let call: Vec<Expr> = std::iter::once(f).chain(rest).cloned().collect();
+                self.print(Builtin::Printf, &call);
+                self.out = saved;
+                let skip = self.label();
+                self.jump(Opcode::Cmp, Some(room), skip);
+                self.op2(Opcode::Store, self.konst(0), p);
+                self.place(skip);
+            }
+            (Builtin::Printf, [f, rest @ ..]) if matches!(f.kind, ExprKind::Cond(..)) => {
+                // A format chosen at run time: the condition picks the literal to print with.
+                let ExprKind::Cond(c, a, b) = &f.kind else { unreachable!("invariant: matched above") };
+                let (els, end) = (self.label(), self.label());
+                self.cond(c, false, els);
+                let with = |f: &Expr| std::iter::once(f).chain(rest).cloned().collect::<Vec<Expr>>();
+                self.print(Builtin::Printf, &with(a));
+                self.jump(Opcode::Jmp, None, end);
+                self.place(els);
+                self.print(Builtin::Printf, &with(b));
+                self.place(end);
+            }
             (Builtin::Printf, [f, rest @ ..]) => {
                 let ExprKind::Str(fmt) = &f.kind else {
                     unreachable!("invariant: the checker requires a literal format")
@@ -68,9 +101,18 @@ impl Gen<'_> {
         }
     }
 
-    /// Prints the character in `v`: the one instruction that writes the console.
+    /// Prints the character in `v`: the one instruction that writes the console, or, for
+    /// `sprintf`, a store at the buffer's next slot while there is room.
     fn put(&mut self, v: Mem) {
-        self.op2(Opcode::Mov, Mem::Console, v);
+        let Some((p, room)) = self.out else {
+            return self.op2(Opcode::Mov, Mem::Console, v);
+        };
+        let full = self.label();
+        self.subleq(self.konst(0), room, full);
+        self.op2(Opcode::Store, v, p);
+        self.op1(Opcode::Inc, p);
+        self.op1(Opcode::Dec, room);
+        self.place(full);
     }
 
     fn put_byte(&mut self, c: u8) {
@@ -190,7 +232,7 @@ impl Gen<'_> {
     fn number(&mut self, spec: Spec, v: Mem) {
         let base = if matches!(spec.conv, Conv::Hex { .. }) { 16 } else { 10 };
         // A number is at least one digit: only a wider field pads.
-        let kind = Kind { base, padded: spec.width > 1 };
+        let kind = Kind { base, padded: spec.width > 1, memory: self.out.is_some() };
         let fresh = ((self.label(), self.label()), self.label());
         let (entry, site) = self.printers.call(kind, fresh);
         let callee = self.debug_root(entry, kind.name(), CallGen::Library { site: Mem::Num(SITE) }, None);
@@ -215,8 +257,16 @@ impl Gen<'_> {
         };
         self.op2(Opcode::Mov, Mem::Num(EXTRA), self.konst(extra));
         self.op2(Opcode::Mov, Mem::Num(SITE), self.konst(site.0 as i64));
+        if let Some((p, room)) = self.out {
+            self.op2(Opcode::Mov, Mem::Num(PTR), p);
+            self.op2(Opcode::Mov, Mem::Num(ROOM), room);
+        }
         self.jump(Opcode::Jmp, None, entry);
         self.place(site.1);
+        if let Some((p, room)) = self.out {
+            self.op2(Opcode::Mov, p, Mem::Num(PTR));
+            self.op2(Opcode::Mov, room, Mem::Num(ROOM));
+        }
     }
 
     /// Generates the number routines the program calls (after every other body, so their
@@ -228,7 +278,9 @@ impl Gen<'_> {
         }
         let region = self.max_depth;
         self.release(region);
-        let params = self.temps(PARAMS);
+        // The buffer's pointer and room only when a routine writes memory (`sprintf`).
+        let memory = self.printers.0.iter().any(|r| r.0.memory);
+        let params = self.temps(if memory { PARAMS + 2 } else { PARAMS });
         for (kind, (entry, exit), sites) in std::mem::take(&mut self.printers.0) {
             self.loc = None;
             self.place(entry);
@@ -236,7 +288,9 @@ impl Gen<'_> {
             self.debug_enter_root(root);
             self.debug_place_site(entry, Mem::Stack(params + SITE));
             let m = self.mark();
+            self.out = kind.memory.then_some((Mem::Num(PTR), Mem::Num(ROOM)));
             self.digits(kind);
+            self.out = None;
             self.release(m);
             self.place(exit);
             let site = Mem::Num(SITE);
@@ -255,7 +309,7 @@ impl Gen<'_> {
 
     /// The body of a number routine: the digits of the value by repeated subtraction of
     /// each power of the base (no division), leading zeros dropped, the field padded.
-    fn digits(&mut self, Kind { base, padded }: Kind) {
+    fn digits(&mut self, Kind { base, padded, .. }: Kind) {
         let bits = self.cfg.word_bits;
         // Digits of the largest unsigned word: 255 → 3, 0xFF → 2.
         let places = if base == 16 { bits as usize / 4 } else { ((1u64 << bits) - 1).to_string().len() };
@@ -375,7 +429,9 @@ enum Arg<'e> {
 
 /// Whether evaluating `e` may change a variable or print.
 fn has_effects(e: &Expr) -> bool {
-    e.any(&mut |x| matches!(x.kind, ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. }))
+    e.any(&mut |x| {
+        matches!(x.kind, ExprKind::Call(..) | ExprKind::CallPtr(..) | ExprKind::Assign(..) | ExprKind::IncDec { .. })
+    })
 }
 
 /// The parameters of a number routine, by `Mem::Num` index.
@@ -387,6 +443,9 @@ const EXTRA: usize = 3;
 /// The call site's number (from 1), for the return dispatch.
 const SITE: usize = 4;
 const PARAMS: usize = 5;
+/// With `sprintf`: the buffer's next slot and the characters it still takes.
+const PTR: usize = 5;
+const ROOM: usize = 6;
 
 /// Field modes.
 const RIGHT: i64 = 0;
@@ -398,16 +457,22 @@ const LEFT: i64 = 2;
 struct Kind {
     base: i64,
     padded: bool,
+    /// Writes a buffer (`sprintf`) instead of the console.
+    memory: bool,
 }
 
 impl Kind {
     /// The library frame's name in a debugger's call stack.
     fn name(self) -> &'static str {
-        match (self.base, self.padded) {
-            (16, false) => "printf (hex)",
-            (16, true) => "printf (hex, field)",
-            (_, false) => "printf (decimal)",
-            (_, true) => "printf (decimal, field)",
+        match (self.base, self.padded, self.memory) {
+            (16, false, false) => "printf (hex)",
+            (16, true, false) => "printf (hex, field)",
+            (_, false, false) => "printf (decimal)",
+            (_, true, false) => "printf (decimal, field)",
+            (16, false, true) => "sprintf (hex)",
+            (16, true, true) => "sprintf (hex, field)",
+            (_, false, true) => "sprintf (decimal)",
+            (_, true, true) => "sprintf (decimal, field)",
         }
     }
 }

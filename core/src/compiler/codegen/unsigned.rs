@@ -20,6 +20,16 @@ impl Gen<'_> {
     pub fn convert(&mut self, m: Mem, from: &Ty, to: &Ty) {
         let word = self.cfg.word_bits;
         let Some(to) = to.int() else { return };
+        if to == IntTy::Bool {
+            // Any nonzero value (an integer, a pointer) becomes 1.
+            if from.int() != Some(IntTy::Bool) {
+                let zero = self.label();
+                self.jump(Opcode::Jz, Some(m), zero);
+                self.op2(Opcode::Mov, m, self.konst(1));
+                self.place(zero);
+            }
+            return;
+        }
         let bits = to.bits(word);
         if bits >= word || from.int().is_some_and(|f| f.fits_in(to, word)) {
             return;
@@ -54,7 +64,9 @@ impl Gen<'_> {
     /// Whether converting a value of type `from` to `to` needs code.
     pub fn converts(&self, from: &Ty, to: &Ty) -> bool {
         let word = self.cfg.word_bits;
-        to.int().is_some_and(|t| t.bits(word) < word && !from.int().is_some_and(|f| f.fits_in(t, word)))
+        to.int().is_some_and(|t| {
+            (t.bits(word) < word || t == IntTy::Bool) && !from.int().is_some_and(|f| f.fits_in(t, word))
+        })
     }
 
     /// `dst ← dst op r` computed in type `t`: the unsigned forms of `/ % >>` when `t` is

@@ -15,8 +15,11 @@ use std::collections::HashMap;
 /// What an ordinary identifier names in a scope, as far as parsing cares.
 #[derive(Clone, Debug)]
 pub enum Ordinary {
-    /// A variable, parameter or function: it hides outer `typedef` names and constants.
+    /// A variable or parameter: it hides outer `typedef` names and constants; followed by
+    /// `(` it is called through (a function pointer).
     Object,
+    /// A function: its name alone is its address (`f = add`), followed by `(` it is called.
+    Function,
     /// A `typedef` name and the type it stands for.
     Typedef(TypeSpec),
     /// An enumeration constant and its value (an `int`).
@@ -38,16 +41,39 @@ pub struct DeclSpec {
     pub span: Span,
 }
 
+/// One declarator, parsed (see [`Parser::declarator`]).
+pub struct Declarator {
+    pub name: Option<(String, Span)>,
+    /// The name's span (where the name would be, when it is left out).
+    pub span: Span,
+    pub ty: TypeSpec,
+    /// The last `*` is `* const`: the declared pointer itself is read-only.
+    pub konst_ptr: bool,
+    /// The `*`s written before a plain name (a function's result, when `(` follows).
+    pub pointers: u32,
+}
+
 /// Words of a declaration that are not type words.
 fn is_specifier_word(w: &str) -> bool {
     matches!(
         w,
-        "typedef" | "static" | "extern" | "auto" | "register" | "inline" | "const" | "volatile" | "enum" | "struct"
+        "typedef"
+            | "static"
+            | "extern"
+            | "auto"
+            | "register"
+            | "inline"
+            | "const"
+            | "volatile"
+            | "enum"
+            | "struct"
+            | "union"
     )
 }
 
 fn is_builtin_type_word(w: &str) -> bool {
-    matches!(w, "int" | "char" | "void" | "short" | "long" | "signed" | "unsigned") || TYPEDEFS.iter().any(|t| t.0 == w)
+    matches!(w, "int" | "char" | "void" | "short" | "long" | "signed" | "unsigned" | "_Bool")
+        || TYPEDEFS.iter().any(|t| t.0 == w)
 }
 
 impl Parser<'_> {
@@ -111,18 +137,18 @@ impl Parser<'_> {
                 }
                 "enum" if named.is_none() && counts.is_empty() => {
                     let t = self.enum_spec()?;
-                    named = Some(TypeSpec { base: Base::Int(t), pointers: 0, dims: Vec::new() });
+                    named = Some(TypeSpec { base: Base::Int(t), pointers: 0, dims: Vec::new(), func: None });
                     span = join(start, self.prev_span());
                     continue;
                 }
-                "struct" if named.is_none() && counts.is_empty() => {
-                    let id = self.struct_spec()?;
-                    named = Some(TypeSpec { base: Base::Struct(id), pointers: 0, dims: Vec::new() });
+                "struct" | "union" if named.is_none() && counts.is_empty() => {
+                    let id = self.struct_spec(w == "union")?;
+                    named = Some(TypeSpec { base: Base::Struct(id), pointers: 0, dims: Vec::new(), func: None });
                     span = join(start, self.prev_span());
                     continue;
                 }
-                "signed" | "unsigned" | "char" | "short" | "long" | "int" | "void" if named.is_none() => {
-                    let key = ["signed", "unsigned", "char", "short", "long", "int", "void"]
+                "signed" | "unsigned" | "char" | "short" | "long" | "int" | "void" | "_Bool" if named.is_none() => {
+                    let key = ["signed", "unsigned", "char", "short", "long", "int", "void", "_Bool"]
                         .into_iter()
                         .find(|k| *k == w)
                         .expect("invariant: matched above");
@@ -131,8 +157,8 @@ impl Parser<'_> {
                 _ if named.is_none() && counts.is_empty() => {
                     if let Some(&(name, ty, exact)) = TYPEDEFS.iter().find(|t| t.0 == w.as_str()) {
                         self.next();
-                        named =
-                            Some(TypeSpec { base: self.fits_word(ty, exact, name, here)?, pointers: 0, dims: vec![] });
+                        let base = self.fits_word(ty, exact, name, here)?;
+                        named = Some(TypeSpec { base, pointers: 0, dims: vec![], func: None });
                         span = join(start, here);
                         continue;
                     }
@@ -154,7 +180,7 @@ impl Parser<'_> {
                 return self
                     .error(here, format!("expected a type (`int`, `char`, `unsigned`, `void`…), found {found}"));
             }
-            None => TypeSpec { base: self.base_of(&counts, span)?, pointers: 0, dims: Vec::new() },
+            None => TypeSpec { base: self.base_of(&counts, span)?, pointers: 0, dims: Vec::new(), func: None },
         };
         Ok(DeclSpec { ty, typedef, storage, konst, span })
     }
@@ -168,6 +194,12 @@ impl Parser<'_> {
                 return self.error(span, "these type specifiers do not make a C type");
             }
             return Ok(Base::Void);
+        }
+        if n("_Bool") > 0 {
+            if counts.len() > 1 || n("_Bool") > 1 {
+                return self.error(span, "these type specifiers do not make a C type");
+            }
+            return Ok(Base::Int(IntTy::Bool));
         }
         let ty = match (signed + unsigned, n("char"), n("short"), n("long"), n("int")) {
             (s, 1, 0, 0, 0) if s <= 1 => match (signed, unsigned) {
@@ -198,7 +230,84 @@ impl Parser<'_> {
             return self.error(span, "a pointer to an array type is unsupported: point to its first element instead");
         }
         dims.extend(spec.dims.iter().map(|d| d.as_ref().map(|e| self.renumbered(e))));
-        Ok(TypeSpec { base: spec.base, pointers: spec.pointers + pointers, dims })
+        // With a function-pointer type the `*`s point to the pointer, not to the result.
+        let (pointers, func) = match &spec.func {
+            Some(f) => (spec.pointers, Some(Box::new(FnSpec { params: f.params.clone(), ptrs: f.ptrs + pointers }))),
+            None => (spec.pointers + pointers, None),
+        };
+        Ok(TypeSpec { base: spec.base, pointers, dims, func })
+    }
+
+    /// A declarator after the specifiers: `*`s (each maybe `const`), then a name with its
+    /// dimensions, or a function pointer `(*name[N])(params)`. The name may be left out
+    /// where `abstract_ok` (a parameter of a prototype or of a function-pointer type). A
+    /// `(` right after a plain name is left for the caller (a function's parameters).
+    pub(super) fn declarator(&mut self, spec: &TypeSpec, what: &str, abstract_ok: bool) -> PResult<Declarator> {
+        let start = self.span();
+        let (pointers, konst_ptr) = self.pointer_stars();
+        let name = |p: &mut Self| -> PResult<Option<(String, Span)>> {
+            match p.peek() {
+                Tok::Ident(_) => p.ident(what).map(Some),
+                _ if abstract_ok => Ok(None),
+                _ => p.ident(what).map(Some),
+            }
+        };
+        if self.is("(") && self.peek_at(1) == &Tok::Punct("*") {
+            self.next();
+            let (ptrs, konst_inner) = self.pointer_stars();
+            let named = name(self)?;
+            let dims = self.dims()?;
+            self.expect(")")?;
+            let span = named.as_ref().map_or(start, |n| n.1);
+            if !self.is("(") {
+                return self
+                    .error(span, "a pointer to an array type is unsupported: point to its first element instead");
+            }
+            self.next();
+            let params = self.fn_params()?;
+            let ret = self.declared(spec, pointers, Vec::new(), span)?;
+            if ret.func.is_some() || !ret.dims.is_empty() || (ret.pointers == 0 && matches!(ret.base, Base::Struct(_)))
+            {
+                return self.error(span, "a function pointer's function returns an integer, a pointer or `void` here");
+            }
+            let func = Some(Box::new(FnSpec { params, ptrs }));
+            let ty = TypeSpec { base: ret.base, pointers: ret.pointers, dims, func };
+            return Ok(Declarator { name: named, span, ty, konst_ptr: konst_inner, pointers: 0 });
+        }
+        let named = name(self)?;
+        let span = named.as_ref().map_or(start, |n| n.1);
+        let dims = if self.is("(") { Vec::new() } else { self.dims()? };
+        let ty = self.declared(spec, pointers, dims, span)?;
+        Ok(Declarator { name: named, span, ty, konst_ptr, pointers })
+    }
+
+    /// The parameter types of a function-pointer type, after its `(` (names are optional).
+    fn fn_params(&mut self) -> PResult<Vec<TypeSpec>> {
+        let mut out = Vec::new();
+        if self.eat(")") {
+            return Ok(out);
+        }
+        if self.is_word("void") && self.peek_at(1) == &Tok::Punct(")") {
+            self.next();
+            self.next();
+            return Ok(out);
+        }
+        loop {
+            if self.is("...") {
+                let span = self.span();
+                return self.error(span, "variadic functions (`...`) are unsupported: pass an array and its length");
+            }
+            let spec = self.specs()?;
+            let d = self.declarator(&spec.ty, "a parameter name", true)?;
+            if d.ty.func.is_none() {
+                self.not_void(d.ty.base, d.ty.pointers, spec.span, "parameters")?;
+            }
+            out.push(d.ty);
+            if self.eat(")") {
+                return Ok(out);
+            }
+            self.expect(",")?;
+        }
     }
 
     /// `typedef SPEC D1, D2, …;` after the specifiers: each declarator's name becomes a type name.
@@ -207,14 +316,13 @@ impl Parser<'_> {
             return self.error(span, "a `typedef` has no storage class");
         }
         loop {
-            let pointers = self.pointer_stars().0;
-            let (name, span) = self.ident("a type name")?;
+            let d = self.declarator(&spec.ty, "a type name", false)?;
+            let Some((name, _)) = d.name else { return self.error(d.span, "expected a type name") };
             if self.is("(") {
-                return self.error(self.span(), "a `typedef` of a function type is unsupported");
+                let msg = "a `typedef` of a function type is unsupported: make it a pointer, `typedef int (*f)(int);`";
+                return self.error(self.span(), msg);
             }
-            let dims = self.dims()?;
-            let ty = self.declared(&spec.ty, pointers, dims, span)?;
-            self.bind(&name, Ordinary::Typedef(ty));
+            self.bind(&name, Ordinary::Typedef(d.ty));
             if !self.eat(",") {
                 break;
             }
@@ -283,7 +391,8 @@ impl Parser<'_> {
 
     /// `struct [TAG] [{ members }]` (the `struct` word next): its index in `Unit::structs`. A tag
     /// named before its definition (`struct node *next;` inside `struct node`) is the same type.
-    fn struct_spec(&mut self) -> PResult<usize> {
+    fn struct_spec(&mut self, union: bool) -> PResult<usize> {
+        let kw = if union { "union" } else { "struct" };
         let at = self.next().span;
         let tag = match self.peek().clone() {
             Tok::Ident(t) if !self.is("{") => {
@@ -292,7 +401,7 @@ impl Parser<'_> {
             }
             _ => None,
         };
-        let key = tag.as_ref().map(|t| format!("struct {t}"));
+        let key = tag.as_ref().map(|t| format!("{kw} {t}"));
         let known = key.as_ref().and_then(|k| match self.ordinary(k) {
             Some(Ordinary::StructTag(id)) => Some(*id),
             _ => None,
@@ -301,8 +410,8 @@ impl Parser<'_> {
             if let Some(id) = known {
                 return Ok(id);
             }
-            let Some(key) = key else { return self.error(self.span(), "expected a `struct` tag or `{`") };
-            self.structs.push(StructDef { tag, members: None });
+            let Some(key) = key else { return self.error(self.span(), format!("expected a `{kw}` tag or `{{`")) };
+            self.structs.push(StructDef { tag, union, members: None });
             let id = self.structs.len() - 1;
             self.bind(&key, Ordinary::StructTag(id));
             return Ok(id);
@@ -314,11 +423,11 @@ impl Parser<'_> {
         });
         let id = match here {
             Some(id) if self.structs[id].members.is_some() => {
-                return self.error(at, format!("`struct {}` is defined twice", tag.unwrap_or_default()));
+                return self.error(at, format!("`{kw} {}` is defined twice", tag.unwrap_or_default()));
             }
             Some(id) => id,
             None => {
-                self.structs.push(StructDef { tag: tag.clone(), members: None });
+                self.structs.push(StructDef { tag: tag.clone(), union, members: None });
                 let id = self.structs.len() - 1;
                 if let Some(k) = &key {
                     self.bind(k, Ordinary::StructTag(id));
@@ -334,8 +443,8 @@ impl Parser<'_> {
                 return self.error(spec.span, "a member has no storage class");
             }
             loop {
-                let (pointers, konst_ptr) = self.pointer_stars();
-                let (name, span) = self.ident("a member name")?;
+                let d = self.declarator(&spec.ty, "a member name", false)?;
+                let (Some((name, span)), ty) = (d.name, d.ty) else { return Err(()) };
                 if self.is(":") {
                     let msg = "bit-fields are unsupported: every member is a whole word here";
                     self.sink.push(crate::diag::Diagnostic::error(self.span(), msg));
@@ -348,9 +457,7 @@ impl Parser<'_> {
                 if members.iter().any(|m: &VarDecl| m.name == name) {
                     return self.error(span, format!("the member `{name}` is declared twice"));
                 }
-                let dims = self.dims()?;
-                let ty = self.declared(&spec.ty, pointers, dims, span)?;
-                let konst = if ty.pointers > 0 { konst_ptr } else { spec.konst };
+                let konst = if ty.pointers > 0 || ty.func.is_some() { d.konst_ptr } else { spec.konst };
                 let id = self.fresh();
                 members.push(VarDecl { id, name, span, ty, init: None, storage: None, konst });
                 if !self.eat(",") {
@@ -361,7 +468,7 @@ impl Parser<'_> {
         }
         self.expect("}")?;
         if members.is_empty() {
-            return self.error(at, "a `struct` needs at least one member");
+            return self.error(at, format!("a `{kw}` needs at least one member"));
         }
         self.structs[id].members = Some(members);
         Ok(id)
@@ -403,8 +510,12 @@ impl Parser<'_> {
     fn renumber(&mut self, e: &mut Expr) {
         e.id = self.fresh();
         match &mut e.kind {
-            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) => {}
+            ExprKind::Num(..) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::Func(_) => {}
             ExprKind::Call(_, args) => args.iter_mut().for_each(|a| self.renumber(a)),
+            ExprKind::CallPtr(f, args) => {
+                self.renumber(f);
+                args.iter_mut().for_each(|a| self.renumber(a));
+            }
             ExprKind::Unary(_, x) | ExprKind::AddrOf(x) | ExprKind::Deref(x) | ExprKind::SizeofExpr(x) => {
                 self.renumber(x)
             }

@@ -14,10 +14,9 @@ pub const STDLIB: &str = include_str!("library/stdlib.h");
 /// The header that defines a library function (for "undefined function" hints).
 pub fn declaring(name: &str) -> Option<&'static str> {
     Some(match name {
-        "scanf" | "getchar" | "putchar" | "puts" | "printf" => "stdio.h",
-        "strlen" | "strcmp" | "strncmp" | "strcpy" | "strncpy" | "strcat" | "memset" | "memcpy" | "memcmp" => {
-            "string.h"
-        }
+        "scanf" | "getchar" | "putchar" | "puts" | "printf" | "sprintf" | "snprintf" => "stdio.h",
+        "strlen" | "strcmp" | "strncmp" | "strcpy" | "strncpy" | "strcat" | "strchr" | "strrchr" | "strstr"
+        | "memset" | "memcpy" | "memcmp" => "string.h",
         "isdigit" | "isupper" | "islower" | "isalpha" | "isalnum" | "isxdigit" | "isspace" | "isblank" | "iscntrl"
         | "isprint" | "isgraph" | "ispunct" | "toupper" | "tolower" => "ctype.h",
         "atoi" | "rand" | "srand" | "exit" | "abs" => "stdlib.h",
