@@ -120,7 +120,7 @@ pub fn outcomes(p: &Program, dir: &Path) -> Result<(Outcome, Outcome), String> {
         Err(Rejected::TooBig(e) | Rejected::Error(e)) => return Err(e),
     };
     let want = gcc::run_batch(dir, "one", p.bits, &[p])?.remove(0);
-    Ok((ours::interpret(&image, Budget::new(0, 0, false).max_steps, &p.input).0, want))
+    Ok((ours::interpret(&image, Budget::new(0, 0, false).max_steps, &p.input).0.without_functions(p), want))
 }
 
 /// A fresh scratch directory for gcc's files.
@@ -239,6 +239,7 @@ fn run_chunk(b: &Budget, dir: &Path, c: usize, chunk: &[usize], tf: &mut Transfo
 fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &mut Report) {
     let diverge = |engine, what| Divergence { seed: case.seed, engine, what, text: case.text.clone() };
     let (got, steps) = ours::interpret(&case.image, b.max_steps, &case.prog.input);
+    let got = got.without_functions(&case.prog);
     if matches!(&got.end, End::Fault { message, .. } if message == "stack overflow") && want.end == End::Halted {
         r.too_deep += 1;
         return;
@@ -262,6 +263,7 @@ fn compare(b: &Budget, case: &Case, want: &Outcome, tf: &mut Transformers, r: &m
     if b.lockstep && steps <= b.lockstep_max_steps {
         match tf.lockstep(&case.image, b.lockstep_max_steps + 1, &case.prog.input) {
             Ok((got, steps)) => {
+                let got = got.without_functions(&case.prog);
                 r.lockstep_programs += 1;
                 r.lockstep_steps += steps;
                 if let Some(d) = got.diff(want) {
