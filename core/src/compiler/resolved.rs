@@ -244,6 +244,8 @@ pub struct Resolved {
     pub exposed: HashSet<VarId>,
     /// By local declaration: its initializer, one entry per word.
     pub(super) inits: HashMap<NodeId, Vec<InitWord>>,
+    /// By structure number: its name and members (none for one only named).
+    pub structs: Vec<(String, Vec<super::checker::Member>)>,
 }
 
 impl Resolved {

@@ -27,7 +27,10 @@ pub use crate::image::CONSOLE;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
-pub use debugger::{owner_of, Binding, Breakpoint, Debugger, FrameView, Owner, Returned, Stop};
+pub use debugger::{
+    owner_of, Binding, Breakpoint, Debugger, FrameView, MemCell, MemObject, MemRegion, MemoryView, Owner, Returned,
+    Stop,
+};
 pub use explain::{explain, Explanation};
 pub use lang::{build, build_auto, AutoBuild, Lang, AUTO_WORD_BITS};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};

@@ -10,6 +10,8 @@ mod output;
 mod storage;
 mod structs;
 
+pub use structs::Member;
+
 use super::ast::*;
 use super::resolved::{CallGraph, Resolved, Ty, VarInfo};
 use super::{fold, Sink};
@@ -143,6 +145,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
             return None;
         }
     };
+    let structs = ck.struct_members();
     let calls = CallGraph::new(ck.calls, ck.globals, ck.derefs);
     if calls.recursive[main] {
         let span = calls.callees.iter().flatten().find(|c| c.0 == main).map_or(unit.funcs[main].span, |c| c.1);
@@ -168,6 +171,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         members,
         exposed,
         inits,
+        structs,
     })
 }
 

@@ -1,8 +1,9 @@
 //! Values as a learner reads them, shared by every front end: numbers in decimal,
 //! arrays as `{1, 2, 3}`, a pointer as its target (`→ a[2]`, `→ total`, `NULL`, or
-//! `outside memory`), a word the activation cannot see as `?`.
+//! `outside memory`), a structure as `{v = 1, next = → pool[2]}`, a word the
+//! activation cannot see as `?`.
 
-use crate::debuginfo::CType;
+use crate::debuginfo::{CType, Field, StructInfo};
 
 /// The longest array shown whole; longer ones end in `…`.
 const SHOWN: usize = 16;
@@ -18,6 +19,8 @@ pub struct Object<'a> {
 pub struct Reader<'a> {
     pub word: &'a dyn Fn(usize) -> Option<i32>,
     pub objects: &'a [Object<'a>],
+    /// The structures' members (the debug information's).
+    pub structs: &'a [StructInfo],
     pub mem_slots: usize,
     /// The machine's word size: an integer type's width is clipped to it.
     pub word_bits: u32,
@@ -31,6 +34,14 @@ impl Reader<'_> {
                 let cells: Vec<String> = (0..(*n).min(SHOWN)).map(|i| self.at(t, slot + i * t.words())).collect();
                 let more = if *n > SHOWN { ", …" } else { "" };
                 format!("{{{}{more}}}", cells.join(", "))
+            }
+            CType::Struct { id, .. } => {
+                let fields: Vec<String> = self
+                    .fields(*id)
+                    .iter()
+                    .map(|f| format!("{} = {}", f.name, self.at(&f.ty, slot + f.offset)))
+                    .collect();
+                format!("{{{}}}", fields.join(", "))
             }
             t => match (self.word)(slot) {
                 Some(v) => self.scalar(t, v),
@@ -53,32 +64,51 @@ impl Reader<'_> {
                     _ => x.to_string(),
                 }
             }
-            CType::Array(..) => v.to_string(),
+            CType::Array(..) | CType::Struct { .. } => v.to_string(),
         }
     }
 
-    /// Where a pointer points, in the words of the program.
+    /// Where a pointer points, in the words of the program. Zero is `NULL` (C's null
+    /// pointer), even where slot 0 holds the first global.
     pub fn pointer(&self, v: i32) -> String {
         match usize::try_from(v).ok().filter(|&s| s < self.mem_slots) {
             None => format!("outside memory ({v})"),
+            Some(0) => "NULL".into(),
             Some(s) => match self.name_of(s) {
                 Some(name) => format!("→ {name}"),
-                None if s == 0 => "NULL".into(),
                 None => format!("→ [{s}]"),
             },
         }
     }
 
-    /// The element or variable that occupies `slot`: `total`, `a[2]`, `grid[1][3]`.
+    /// A structure's members (none for one only named).
+    pub fn fields(&self, id: u32) -> &[Field] {
+        self.structs.get(id as usize).map_or(&[], |s| &s.fields)
+    }
+
+    /// The element, member or variable that occupies `slot`: `total`, `a[2]`,
+    /// `grid[1][3]`, `pool[3].next`.
     pub fn name_of(&self, slot: usize) -> Option<String> {
         let o = self.objects.iter().find(|o| (o.slot..o.slot + o.ty.words()).contains(&slot))?;
-        let mut name = o.name.to_string();
-        let (mut ty, mut off) = (o.ty, slot - o.slot);
-        while let CType::Array(t, _) = ty {
-            let w = t.words();
-            name.push_str(&format!("[{}]", off / w));
-            (ty, off) = (t, off % w);
+        Some(format!("{}{}", o.name, self.path(o.ty, slot - o.slot)))
+    }
+
+    /// The part of an object of type `ty` at word `off` of it: `[2]`, `[3].next`, `` for
+    /// a scalar.
+    pub fn path(&self, ty: &CType, off: usize) -> String {
+        match ty {
+            CType::Array(t, _) => {
+                let w = t.words().max(1);
+                format!("[{}]{}", off / w, self.path(t, off % w))
+            }
+            CType::Struct { id, .. } => {
+                let fields = self.fields(*id);
+                match fields.iter().rev().find(|f| f.offset <= off) {
+                    Some(f) => format!(".{}{}", f.name, self.path(&f.ty, off - f.offset)),
+                    None => String::new(),
+                }
+            }
+            _ => String::new(),
         }
-        Some(name)
     }
 }
