@@ -346,11 +346,11 @@ fn the_memory_view_points_pointers_at_their_targets_and_marks_the_changed_cell()
         // `p → a[2]`, a list 3 → 2 → 1 → 0 → NULL, fields by name, `char` as its character.
         assert_eq!(cell(&m, "p", "").value, "→ a[2]");
         assert_eq!(cell(&m, "p", "").target, Some(slot("a", "[2]")));
-        assert_eq!(cell(&m, "head", "").value, "→ pool[3].v");
+        assert_eq!(cell(&m, "head", "").value, "→ pool[3]");
         assert_eq!(cell(&m, "head", "").target, Some(slot("pool", "[3].v")));
         for i in 1..4 {
             let next = cell(&m, "pool", &format!("[{i}].next"));
-            assert_eq!(next.value, format!("→ pool[{}].v", i - 1));
+            assert_eq!(next.value, format!("→ pool[{}]", i - 1));
             assert_eq!(next.target, Some(slot("pool", &format!("[{}].v", i - 1))));
         }
         assert_eq!(cell(&m, "pool", "[0].next").value, "NULL");
@@ -379,6 +379,6 @@ fn the_memory_view_points_pointers_at_their_targets_and_marks_the_changed_cell()
 fn a_struct_prints_field_by_field_and_a_member_is_named_through_its_path() {
     let mut d = debugger(POOL, EngineKind::Interp);
     assert_eq!(d.run_to_line(15), Stop::Done);
-    assert_eq!(d.print("pool[1]").unwrap(), "{v = 10, next = → pool[0].v}");
-    assert_eq!(d.print("head").unwrap(), "→ pool[3].v");
+    assert_eq!(d.print("pool[1]").unwrap(), "{v = 10, next = → pool[0]}");
+    assert_eq!(d.print("head").unwrap(), "→ pool[3]");
 }

@@ -109,7 +109,9 @@ impl Debugger {
                     let at = home(slot);
                     let now = at.map(mem);
                     let target = match (ty, now) {
-                        (CType::Ptr(_), Some(p)) => usize::try_from(p).ok().filter(|_| r.pointer(p).starts_with('→')),
+                        (CType::Ptr(t), Some(p)) => {
+                            usize::try_from(p).ok().filter(|_| r.pointer(Some(t), p).starts_with('→'))
+                        }
                         _ => None,
                     };
                     let changed = at.zip(before).is_some_and(|(h, b)| b.get(h).is_some_and(|&old| Some(old) != now));

@@ -673,7 +673,7 @@ impl Debugger {
         };
         Ok(match v {
             Value::Int(n) => n.to_string(),
-            Value::Ptr(_, p) => r.pointer(p as i32),
+            Value::Ptr(t, p) => r.pointer(Some(&t), p as i32),
             Value::Array(t, s) => r.at(&t, s),
         })
     }

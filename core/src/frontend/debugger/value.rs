@@ -53,7 +53,7 @@ impl Reader<'_> {
     /// A one-word value of type `ty`.
     pub fn scalar(&self, ty: &CType, v: i32) -> String {
         match ty {
-            CType::Ptr(_) => self.pointer(v),
+            CType::Ptr(t) => self.pointer(Some(t), v),
             CType::Int(t) => {
                 // The word holds the value converted to its type (an `unsigned` above INT_MAX
                 // is stored as a negative word); a character type also shows its character.
@@ -68,13 +68,15 @@ impl Reader<'_> {
         }
     }
 
-    /// Where a pointer points, in the words of the program. Zero is `NULL` (C's null
-    /// pointer), even where slot 0 holds the first global.
-    pub fn pointer(&self, v: i32) -> String {
+    /// Where a pointer to `to` (its pointee type, when known) points, in the words of the
+    /// program: the object of that type there (`→ pool[3]` for a `struct node *`,
+    /// `→ pool[3].v` for an `int *`). Zero is `NULL` (C's null pointer), even where slot 0
+    /// holds the first global.
+    pub fn pointer(&self, to: Option<&CType>, v: i32) -> String {
         match usize::try_from(v).ok().filter(|&s| s < self.mem_slots) {
             None => format!("outside memory ({v})"),
             Some(0) => "NULL".into(),
-            Some(s) => match self.name_of(s) {
+            Some(s) => match self.name_of(s, to) {
                 Some(name) => format!("→ {name}"),
                 None => format!("→ [{s}]"),
             },
@@ -87,24 +89,28 @@ impl Reader<'_> {
     }
 
     /// The element, member or variable that occupies `slot`: `total`, `a[2]`,
-    /// `grid[1][3]`, `pool[3].next`.
-    pub fn name_of(&self, slot: usize) -> Option<String> {
+    /// `grid[1][3]`, `pool[3].next` — the outermost of type `want` that starts there, when
+    /// given (`pool[3]` rather than its first member `pool[3].v`).
+    pub fn name_of(&self, slot: usize, want: Option<&CType>) -> Option<String> {
         let o = self.objects.iter().find(|o| (o.slot..o.slot + o.ty.words()).contains(&slot))?;
-        Some(format!("{}{}", o.name, self.path(o.ty, slot - o.slot)))
+        Some(format!("{}{}", o.name, self.path(o.ty, slot - o.slot, want)))
     }
 
     /// The part of an object of type `ty` at word `off` of it: `[2]`, `[3].next`, `` for
-    /// a scalar.
-    pub fn path(&self, ty: &CType, off: usize) -> String {
+    /// a scalar or the part of type `want` at its start.
+    pub fn path(&self, ty: &CType, off: usize, want: Option<&CType>) -> String {
+        if off == 0 && want == Some(ty) {
+            return String::new();
+        }
         match ty {
             CType::Array(t, _) => {
                 let w = t.words().max(1);
-                format!("[{}]{}", off / w, self.path(t, off % w))
+                format!("[{}]{}", off / w, self.path(t, off % w, want))
             }
             CType::Struct { id, .. } => {
                 let fields = self.fields(*id);
                 match fields.iter().rev().find(|f| f.offset <= off) {
-                    Some(f) => format!(".{}{}", f.name, self.path(&f.ty, off - f.offset)),
+                    Some(f) => format!(".{}{}", f.name, self.path(&f.ty, off - f.offset, want)),
                     None => String::new(),
                 }
             }
