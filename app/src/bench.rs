@@ -4,7 +4,7 @@
 //! and returns `loom bench --json`'s row. `tests/e2e/page_bench.mjs` sets it
 //! beside the same run in the playground, in the same page.
 
-use loom_core::bench;
+use loom_core::frontend::bench;
 use loom_core::frontend::EngineKind;
 use wasm_bindgen::prelude::*;
 

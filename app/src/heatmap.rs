@@ -2,9 +2,9 @@
 //! cells changed, the column window on display and the RGBA image of it.
 //! The canvas component only blits what this produces and draws labels.
 
+use loom_core::frontend::Config;
 use loom_core::frontend::Tensor;
 use loom_core::frontend::{Column, CONSOLE};
-use loom_core::Config;
 
 /// The heatmap's colours: a diverging palette that stays readable with
 /// colour-vision deficiencies (blue ↔ orange, after ColorBrewer PuOr/RdBu),

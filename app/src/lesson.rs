@@ -15,9 +15,9 @@ use crate::link::{self, LinkError};
 use crate::session::protocol::{Status, View};
 use crate::session::{Command, StepBy};
 use loom_core::frontend::explain::{plain, Target};
+use loom_core::frontend::report::Value;
+use loom_core::frontend::Config;
 use loom_core::frontend::{EngineKind, Lang, Layout};
-use loom_core::report::Value;
-use loom_core::Config;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -323,7 +323,8 @@ impl Load {
     fn validate(&self) -> Result<(), String> {
         match (&self.demo, &self.source) {
             (Some(d), None) => {
-                loom_core::demos::demo(d).ok_or_else(|| format!("there is no demo \u{201c}{}\u{201d}", short(d)))?;
+                loom_core::frontend::demos::demo(d)
+                    .ok_or_else(|| format!("there is no demo \u{201c}{}\u{201d}", short(d)))?;
             }
             (None, Some(_)) => {}
             _ => return Err("load takes a demo or a source, one of them".into()),

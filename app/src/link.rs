@@ -11,9 +11,9 @@
 //! the playground has, and answers a [`LinkError`] that says what is wrong in
 //! words. It never interprets the source: a program is text, whatever it holds.
 
-use loom_core::demos::DEMOS;
+use loom_core::frontend::demos::DEMOS;
+use loom_core::frontend::Config;
 use loom_core::frontend::{EngineKind, Lang};
-use loom_core::Config;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -5,8 +5,8 @@
 
 use crate::lesson::{self, Lesson};
 use crate::link::{self, Shared};
+use loom_core::frontend::Config;
 use loom_core::frontend::EngineKind;
-use loom_core::Config;
 
 /// A view a widget can show, by its id in `panels=`. The order of [`Panel::ALL`]
 /// is the full page's; a widget shows the ones asked for, in the order given.
@@ -21,10 +21,12 @@ pub enum Panel {
     Explain,
     /// The call stack.
     Stack,
+    /// The memory view: frames and globals as cells, pointers as arrows.
+    Memory,
 }
 
 impl Panel {
-    pub const ALL: [Panel; 8] = [
+    pub const ALL: [Panel; 9] = [
         Panel::Editor,
         Panel::Heatmap,
         Panel::Attention,
@@ -33,6 +35,7 @@ impl Panel {
         Panel::Console,
         Panel::Explain,
         Panel::Stack,
+        Panel::Memory,
     ];
 
     /// The id in `panels=` (a contract).
@@ -46,6 +49,7 @@ impl Panel {
             Panel::Console => "console",
             Panel::Explain => "explain",
             Panel::Stack => "stack",
+            Panel::Memory => "memory",
         }
     }
 
@@ -60,6 +64,7 @@ impl Panel {
             Panel::Console => "Console",
             Panel::Explain => "Explain",
             Panel::Stack => "Call stack",
+            Panel::Memory => "Memory",
         }
     }
 
@@ -146,7 +151,7 @@ impl Options {
             "autoplay" => self.autoplay = flag(value),
             "worker" => self.in_page = !flag(value),
             "demo" => {
-                loom_core::demos::demo(value).ok_or_else(|| format!("no demo \u{201c}{value}\u{201d}"))?;
+                loom_core::frontend::demos::demo(value).ok_or_else(|| format!("no demo \u{201c}{value}\u{201d}"))?;
                 self.demo = Some(value.to_owned());
             }
             "panels" => {

@@ -11,7 +11,7 @@
 
 use crate::session::protocol::Status;
 use crate::session::{Build, Command, Event, View};
-use loom_core::report::Vars;
+use loom_core::frontend::report::Vars;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

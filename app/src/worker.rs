@@ -11,7 +11,7 @@
 
 use crate::relay::{self, FromWorker, ToWorker};
 use crate::session::{Driver, Next, Session};
-use loom_core::Config;
+use loom_core::frontend::Config;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;

@@ -10,13 +10,13 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::demo::{parse_puzzle, trace_matches, AttnMatch, DemoRunner, DemoView, SudokuState};
-use loom_core::compiler::compile;
-use loom_core::demos::{demo, Demo};
+use loom_core::frontend::compile;
+use loom_core::frontend::demos::{demo, Demo};
+use loom_core::frontend::host::{read_scalar, read_var, run_to_frame, write_var};
+use loom_core::frontend::Opcode;
+use loom_core::frontend::Status;
+use loom_core::frontend::{Config, Engine, Interp, Program};
 use loom_core::frontend::{EngineKind, HeadRole, Machine};
-use loom_core::host::{read_scalar, read_var, run_to_frame, write_var};
-use loom_core::isa::Opcode;
-use loom_core::state::Status;
-use loom_core::{Config, Engine, Interp, Program};
 
 /// A runner for demo `id`, its program, and the example called `example` prepared on a fresh `engine`.
 fn start(id: &str, example: &str, engine: &str) -> (DemoRunner, Box<dyn Engine>) {

@@ -11,8 +11,8 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::session::{Command, Driver, Event, File, FileKind, Session, StepBy, EXAMPLE};
+use loom_core::frontend::Config;
 use loom_core::frontend::{build, model_file, npy, run_states, EngineKind, Format, Lang};
-use loom_core::Config;
 
 fn driver(config: &str) -> Driver {
     let mut d = Driver::new(Session::new(EXAMPLE.to_owned(), Config::preset(config).unwrap()));

@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::session::protocol::Status;
 use loom_app::session::{Command, Driver, Event, Next, Session, StepBy, EXAMPLE};
-use loom_core::Config;
+use loom_core::frontend::Config;
 
 /// A page's run loop over simulated time: ticks of at most 8 ms of "work"
 /// every 16 ms frame (or after the pause a demo asks for), for `seconds`.

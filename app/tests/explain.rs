@@ -12,8 +12,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use loom_app::session::protocol::View;
 use loom_app::session::{Command, Driver, Event, Session, StepBy};
 use loom_core::frontend::explain::plain;
+use loom_core::frontend::Config;
 use loom_core::frontend::EngineKind;
-use loom_core::Config;
 
 const COUNTDOWN: &str = include_str!("../../tests/asm/countdown.s");
 

@@ -13,7 +13,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::lesson::{self, Lesson, LessonError};
 use loom_app::session::{Command, Driver, Next, Session};
-use loom_core::Config;
+use loom_core::frontend::Config;
 
 /// A page's session with its run loop over simulated time.
 struct Page {

@@ -44,7 +44,7 @@ fn panels_are_ids_in_priority_order() {
         assert_eq!(Panel::by_id(p.id()), Some(p));
     }
     let ids: Vec<_> = Panel::ALL.iter().map(|p| p.id()).collect();
-    assert_eq!(ids, ["editor", "heatmap", "attention", "machine", "demo", "console", "explain", "stack"]);
+    assert_eq!(ids, ["editor", "heatmap", "attention", "machine", "demo", "console", "explain", "stack", "memory"]);
     assert_eq!(Options::from_query("panels=machine,editor,machine").panels, vec![Panel::Machine, Panel::Editor]);
     assert_eq!(Options::from_query("demo=snake").panels()[0], Panel::Demo, "a demo is shown first by default");
 }

@@ -9,8 +9,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use loom_app::heatmap;
 use loom_app::session::{value_text, EngineKind, Lang, Phase, Session, Stop, VarRow, EXAMPLE};
-use loom_core::report::{Value, Vars};
-use loom_core::Config;
+use loom_core::frontend::report::{Value, Vars};
+use loom_core::frontend::Config;
 
 const COUNTDOWN: &str = include_str!("../../tests/asm/countdown.s");
 const DIVZERO: &str = include_str!("../../tests/c/divzero.c");
@@ -126,7 +126,7 @@ fn step_back_replays_the_inputs_the_host_wrote_at_frames() {
         while s.steps() < 10_000 {
             if s.run_slice(1_000, true) == Stop::Frame {
                 frames += 1;
-                s.host(|e| loom_core::host::write_scalar(e, "key", frames % 100).unwrap());
+                s.host(|e| loom_core::frontend::host::write_scalar(e, "key", frames % 100).unwrap());
             }
         }
         let state = s.engine_ref().unwrap().state();

@@ -12,8 +12,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use loom_app::trace::plot::{geometry, Role};
 use loom_app::trace::view::PLOT_KEYS;
 use loom_app::trace::{TraceCommand, TraceEvent, TraceSession, TraceView};
-use loom_core::trace::programs::Program;
-use loom_core::trace::{explain, HeadMode, Machine};
+use loom_core::frontend::trace::programs::Program;
+use loom_core::frontend::trace::{explain, HeadMode, Machine};
 
 fn send(s: &mut TraceSession, cmd: TraceCommand) -> Vec<TraceEvent> {
     s.handle(cmd.clone()).unwrap_or_else(|e| panic!("{cmd:?} refused: {e}"))
@@ -79,7 +79,7 @@ fn the_gcd_starter_steps_and_runs_to_its_results_with_both_heads_agreeing() {
 
 #[test]
 fn every_starter_runs_to_its_expected_result_on_the_hull() {
-    for p in loom_core::trace::programs::PROGRAMS {
+    for p in loom_core::frontend::trace::programs::PROGRAMS {
         let mut s = example(p.name, "hull");
         let end = run_to_end(&mut s);
         assert_eq!(end.result.as_deref(), Some(p.expected), "{}", p.name);

@@ -64,7 +64,8 @@ fn running_steps_are_throttled_and_the_rest_pass() {
 fn a_load_that_does_not_build_is_refused_with_its_first_error() {
     let load = |source: &str| Command::Load { source: source.into(), lang: None, config: None, engine: None };
     let build = |source: &str| {
-        let mut s = loom_app::session::Session::new(source.into(), loom_core::Config::preset("small").unwrap());
+        let mut s =
+            loom_app::session::Session::new(source.into(), loom_core::frontend::Config::preset("small").unwrap());
         s.compile();
         s.build_info()
     };

@@ -26,6 +26,23 @@ pub struct DebugInfo {
     pub at: Vec<At>,
     /// The return sites of out-of-line calls (recursive functions, output routines).
     pub sites: Vec<Site>,
+    /// The structures, by [`CType::Struct`]'s `id` (one without members only named).
+    pub structs: Vec<StructInfo>,
+}
+
+/// A structure's members, for a debugger to show an object of it field by field.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StructInfo {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Field {
+    pub name: String,
+    pub ty: CType,
+    /// Its first word's offset in the structure, in words.
+    pub offset: usize,
 }
 
 /// Where an instruction is.
@@ -101,6 +118,13 @@ pub enum CType {
     Int(IntTy),
     Ptr(Box<CType>),
     Array(Box<CType>, usize),
+    /// A structure: its members are in [`DebugInfo::structs`] at `id` (a member may point
+    /// to its own structure, so the type names them rather than holding them).
+    Struct {
+        id: u32,
+        name: String,
+        words: usize,
+    },
 }
 
 impl CType {
@@ -109,6 +133,7 @@ impl CType {
         match self {
             CType::Int(_) | CType::Ptr(_) => 1,
             CType::Array(t, n) => n * t.words(),
+            CType::Struct { words, .. } => *words,
         }
     }
 
@@ -119,6 +144,7 @@ impl CType {
             CType::Ptr(t) if matches!(**t, CType::Array(..)) => format!("{} (*){}", t.base().describe(), t.dims()),
             CType::Ptr(t) => format!("{} *", t.describe()),
             CType::Array(..) => format!("{}{}", self.base().describe(), self.dims()),
+            CType::Struct { name, .. } => format!("struct {name}"),
         }
     }
 
@@ -215,6 +241,11 @@ impl std::fmt::Display for DebugInfo {
             for &v in &s.vars {
                 var(f, v)?;
             }
+        }
+        for s in self.structs.iter().filter(|s| !s.fields.is_empty()) {
+            let fields: Vec<String> =
+                s.fields.iter().map(|m| format!("{}: {} at +{}", m.name, m.ty.describe(), m.offset)).collect();
+            writeln!(f, "struct {} {{ {} }}", s.name, fields.join(", "))?;
         }
         for (i, s) in self.sites.iter().enumerate() {
             let from = s.saved_from.map_or(String::new(), |x| format!(" from slot {x}"));

@@ -2,7 +2,9 @@
 //! browser: the call stack through recursion, step over / out / to a line, Back undoing
 //! each move whole, conditional breakpoints — and `loom debug` answering a script.
 
-use loom_core::frontend::{build, owner_of, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, Stop};
+use loom_core::frontend::{
+    build, owner_of, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, MemCell, MemoryView, Stop,
+};
 use loom_core::Engine;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -301,4 +303,82 @@ fn going_back_over_getchar_gives_the_characters_back() {
         assert_eq!(d.machine().output().text(), "yx", "{engine:?}");
         assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
     }
+}
+
+/// A pointer walking an array and a linked list in a pool of structures (`first` comes
+/// first: a pointer to slot 0 would read as NULL).
+const POOL: &str = "\
+int first;
+int a[4];
+struct node { int v; struct node *next; } pool[4];
+char c = 'a';
+
+int main() {
+    int *p = a;
+    struct node *head = 0;
+    for (int i = 0; i < 4; i++) {
+        pool[i].v = i * 10;
+        pool[i].next = head;
+        head = &pool[i];
+    }
+    p = &a[2];
+    *p = 7;
+    c = c + 1;
+    return head->v + *p + c;
+}
+";
+
+/// The memory view's cell `label` of object `name`.
+fn cell<'a>(m: &'a MemoryView, name: &str, label: &str) -> &'a MemCell {
+    let o = m.regions.iter().flat_map(|r| &r.objects).find(|o| o.name == name).unwrap_or_else(|| panic!("no {name}"));
+    o.cells.iter().find(|c| c.label == label).unwrap_or_else(|| panic!("no {name}{label} in {o:?}"))
+}
+
+#[test]
+fn the_memory_view_points_pointers_at_their_targets_and_marks_the_changed_cell() {
+    for engine in [EngineKind::Interp, EngineKind::Sparse] {
+        let mut d = debugger(POOL, engine);
+        assert_eq!(d.run_to_line(15), Stop::Done, "{engine:?}");
+        let m = d.memory(None);
+        let names: Vec<&str> = m.regions.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["globals", "main"]);
+        let slot = |name: &str, label: &str| cell(&m, name, label).slot.unwrap();
+        // `p → a[2]`, a list 3 → 2 → 1 → 0 → NULL, fields by name, `char` as its character.
+        assert_eq!(cell(&m, "p", "").value, "→ a[2]");
+        assert_eq!(cell(&m, "p", "").target, Some(slot("a", "[2]")));
+        assert_eq!(cell(&m, "head", "").value, "→ pool[3]");
+        assert_eq!(cell(&m, "head", "").target, Some(slot("pool", "[3].v")));
+        for i in 1..4 {
+            let next = cell(&m, "pool", &format!("[{i}].next"));
+            assert_eq!(next.value, format!("→ pool[{}]", i - 1));
+            assert_eq!(next.target, Some(slot("pool", &format!("[{}].v", i - 1))));
+        }
+        assert_eq!(cell(&m, "pool", "[0].next").value, "NULL");
+        assert_eq!(cell(&m, "pool", "[0].next").target, None);
+        assert_eq!(cell(&m, "pool", "[2].v").value, "20");
+        assert_eq!(cell(&m, "c", "").value, "'a'");
+        let pool = m.regions[0].objects.iter().find(|o| o.name == "pool").unwrap();
+        assert_eq!((pool.ty.as_str(), pool.columns, pool.cells.len()), ("struct node[4]", 2, 8));
+        // `*p = 7` changes a[2] and nothing else the view shows.
+        let before = d.state().mem;
+        assert_eq!(d.step_line(), Stop::Done);
+        let m = d.memory(Some(&before));
+        let changed: Vec<String> = m
+            .regions
+            .iter()
+            .flat_map(|r| &r.objects)
+            .flat_map(|o| o.cells.iter().filter(|c| c.changed).map(move |c| format!("{}{}", o.name, c.label)))
+            .collect();
+        assert_eq!(changed, ["a[2]"], "{engine:?}");
+        assert_eq!(cell(&m, "a", "[2]").value, "7");
+        assert!(d.memory(None).regions.iter().flat_map(|r| &r.objects).all(|o| o.cells.iter().all(|c| !c.changed)));
+    }
+}
+
+#[test]
+fn a_struct_prints_field_by_field_and_a_member_is_named_through_its_path() {
+    let mut d = debugger(POOL, EngineKind::Interp);
+    assert_eq!(d.run_to_line(15), Stop::Done);
+    assert_eq!(d.print("pool[1]").unwrap(), "{v = 10, next = → pool[0]}");
+    assert_eq!(d.print("head").unwrap(), "→ pool[3]");
 }

@@ -29,12 +29,23 @@ fn rust_files(dir: &Path) -> Vec<(PathBuf, String)> {
 }
 
 #[test]
-fn the_app_reaches_the_machine_only_through_the_facade() {
+fn the_app_reaches_core_only_through_the_facade() {
     for dir in ["app/src", "app/tests"] {
         for (path, text) in rust_files(&root().join(dir)) {
+            for (i, _) in text.match_indices("loom_core::") {
+                let rest = &text[i + "loom_core::".len()..];
+                assert!(
+                    rest.starts_with("frontend"),
+                    "{}:{} names loom_core::{}: go through loom_core::frontend, the one door",
+                    path.display(),
+                    text[..i].matches('\n').count() + 1,
+                    rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>()
+                );
+            }
+            // `use loom_core::{frontend, x}` or `use loom_core as core` would slip past.
             assert!(
-                !text.contains("loom_core::machine"),
-                "{} imports loom_core::machine: go through loom_core::frontend",
+                !text.contains("use loom_core;") && !text.contains("loom_core as "),
+                "{} renames loom_core: name loom_core::frontend",
                 path.display()
             );
         }

@@ -7,8 +7,8 @@
 //! A memory column is `config.mem_col(slot)`; the symbol table maps slots to
 //! array elements.
 
+use loom_core::frontend::Config;
 use loom_core::frontend::{HeadRole, StepTrace};
-use loom_core::Config;
 
 /// One head's match in one step: (the head's role, source column, target columns).
 /// Heads whose role writes memory (L5's) write what they match; every other

@@ -25,7 +25,7 @@ mod setup;
 mod view;
 
 pub use attention::{trace_matches, AttnMatch};
-pub use loom_core::demos::{Demo, DEMOS};
+pub use loom_core::frontend::demos::{Demo, DEMOS};
 pub use panel::DemoPanel;
 pub use puzzle::parse_puzzle;
 pub use view::{
@@ -33,9 +33,9 @@ pub use view::{
     HIGH_WORD,
 };
 
-use loom_core::demos::Meta;
-use loom_core::host::write_var;
-use loom_core::Engine;
+use loom_core::frontend::demos::Meta;
+use loom_core::frontend::host::write_var;
+use loom_core::frontend::Engine;
 use setup::Setup;
 use std::collections::VecDeque;
 

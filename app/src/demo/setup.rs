@@ -2,7 +2,7 @@
 //! choice input (sort: algorithm × input), plus a random one where a random
 //! input makes sense (sort: shuffled values, snake: a seed).
 
-use loom_core::demos::Meta;
+use loom_core::frontend::demos::Meta;
 use std::ops::RangeInclusive;
 
 /// Name of the setup holding a puzzle the user typed.

@@ -2,9 +2,9 @@
 //! (through the symbol table) and the metadata, drawn by [`super::DemoPanel`].
 
 use super::attention::{touched, AttnMatch};
-use loom_core::demos::Meta;
-use loom_core::host::{global, read_var};
-use loom_core::{Config, Engine};
+use loom_core::frontend::demos::Meta;
+use loom_core::frontend::host::{global, read_var};
+use loom_core::frontend::{Config, Engine};
 
 /// Outputs shown as the demo's state rather than as counters.
 const STATE_OUTPUTS: [&str; 2] = ["game_over", "solved"];

@@ -8,10 +8,10 @@
 //! that runs for longer than the look-ahead may spend.
 
 use loom_core::frontend::debugger::Write;
+use loom_core::frontend::Engine;
 use loom_core::frontend::Machine;
-use loom_core::pace::Pacer;
-use loom_core::state::Status;
-use loom_core::Engine;
+use loom_core::frontend::Pacer;
+use loom_core::frontend::Status;
 
 /// The look-ahead gives up after spending this long (an endless loop has no total).
 const GIVE_UP_MS: f64 = 2_000.0;
@@ -100,10 +100,10 @@ impl Ahead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use loom_core::config::Config;
+    use loom_core::frontend::Config;
 
     fn interp(source: &str) -> Machine {
-        let built = loom_core::compiler::compile(source, Config::preset("small").unwrap());
+        let built = loom_core::frontend::compile(source, Config::preset("small").unwrap());
         Machine::new(loom_core::frontend::EngineKind::Interp, built.program.as_ref().unwrap()).unwrap()
     }
 

@@ -12,8 +12,8 @@
 
 use super::protocol::{File, FileKind};
 use super::Session;
+use loom_core::frontend::Engine;
 use loom_core::frontend::{model_file, model_file_name, npy, state_file_name, Format};
-use loom_core::Engine;
 
 impl Session {
     /// The file `kind` for what is loaded now, or why there is none.

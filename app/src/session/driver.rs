@@ -8,10 +8,10 @@
 use super::protocol::{Build, Command, DemoInfo, Event, StepBy, View};
 use super::{Session, Stop};
 use crate::demo::{trace_matches, DemoRunner, DEMOS};
+use loom_core::frontend::host::write_scalar;
+use loom_core::frontend::Config;
+use loom_core::frontend::Pacer;
 use loom_core::frontend::{EngineKind, Lang};
-use loom_core::host::write_scalar;
-use loom_core::pace::Pacer;
-use loom_core::Config;
 
 /// Speeds offered, in steps per second; 0 = as fast as possible.
 pub const SPEEDS: [u32; 6] = [0, 10_000, 1_000, 100, 10, 1];

@@ -19,12 +19,12 @@ pub use protocol::{AttnRow, Build, Command, Event, File, FileKind, ListingRow, S
 pub use view::{value_text, VarRow};
 
 use ahead::Ahead;
-use loom_core::diag::{render_all, Diagnostic};
 use loom_core::frontend::{
     build, explain, Breakpoint, Debugger, Explanation, FrameView, Layout, Machine, StepTrace, Stop as Arrival, Tensor,
 };
-use loom_core::state::{MachineState, Status};
-use loom_core::{host, Config, Engine, Program};
+use loom_core::frontend::{host, Config, Engine, Program};
+use loom_core::frontend::{render_all, Diagnostic};
+use loom_core::frontend::{MachineState, Status};
 
 /// How far one "step line" may run before giving up (a one-line loop never leaves its line).
 pub const LINE_BUDGET: u64 = 2_000;

@@ -11,8 +11,8 @@
 //! transport that crosses threads moves them as transferable buffers.
 
 use crate::demo::DemoView;
-use loom_core::frontend::{Diagnostic, EngineKind, Explanation, FrameView, Lang, Owner, Register, Tensor};
-use loom_core::report::{Fault, Vars};
+use loom_core::frontend::report::{Fault, Vars};
+use loom_core::frontend::{Diagnostic, EngineKind, Explanation, FrameView, Lang, MemoryView, Owner, Register, Tensor};
 use serde::{Deserialize, Serialize};
 
 /// What a front end asks the session to do. Unknown commands and bad
@@ -358,6 +358,10 @@ pub struct View {
     /// Who owns each memory word now (`fact#3: n`, `global total`, `console`): what the
     /// heatmap says of a memory column.
     pub owners: Vec<Owner>,
+    /// The globals and each activation's variables as cells, pointers with their targets,
+    /// the cells the last move changed (empty while running: it changes every step).
+    #[serde(default)]
+    pub memory: MemoryView,
     /// The tensor on display (transformers only).
     #[serde(skip)]
     pub tensor: Option<Tensor>,

@@ -10,12 +10,12 @@
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
 use crate::demo::{two_words, HIGH_WORD};
-use loom_core::asm::format_instr;
 use loom_core::frontend::explain::{column_name, plain};
-use loom_core::frontend::{decode, registers, Column, Register};
-use loom_core::report::{self, Value, Vars};
-use loom_core::state::MachineState;
-use loom_core::{Config, Engine, Program};
+use loom_core::frontend::format_instr;
+use loom_core::frontend::report::{self, Value, Vars};
+use loom_core::frontend::MachineState;
+use loom_core::frontend::{decode, registers, Column, MemoryView, Register};
+use loom_core::frontend::{Config, Engine, Program};
 
 /// At most this many changed elements of one array are narrated per step.
 const NARRATED_ELEMENTS: usize = 4;
@@ -249,10 +249,17 @@ impl Session {
             printed: self.machine().is_some_and(|m| m.output().printed_at(m.steps())),
             input_read: self.machine().map_or(0, |m| m.input().consumed()),
             owners: self.dbg.as_ref().map(|d| d.owners(&frames)).unwrap_or_default(),
+            memory: self.memory(running),
             frames,
             tensor: self.tensor().cloned(),
             previous: self.previous_tensor().cloned(),
         }
+    }
+
+    /// The memory view, its changed cells those the last action changed (none while running).
+    fn memory(&self, running: bool) -> MemoryView {
+        let before = self.before.as_ref().map(|b| b.mem.as_slice());
+        self.dbg.as_ref().filter(|_| !running).map(|d| d.memory(before)).unwrap_or_default()
     }
 
     /// What the last build produced, for the views that change only with a build.

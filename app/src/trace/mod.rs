@@ -1,4 +1,4 @@
-//! The trace page's session: the second machine (`loom_core::trace`,
+//! The trace page's session: the second machine (`loom_core::frontend::trace`,
 //! WebAssembly by attention over its trace) behind its own small protocol
 //! ([`protocol`]), testable without a DOM like the Loom session.
 //!
@@ -13,11 +13,11 @@ pub mod plot;
 pub mod protocol;
 pub mod view;
 
-use loom_core::diag::{Diagnostic, Span};
-use loom_core::pace::Pacer;
-use loom_core::trace::code::Code;
-use loom_core::trace::programs::PROGRAMS;
-use loom_core::trace::{HeadMode, LoadError, Machine, Status};
+use loom_core::frontend::trace::code::Code;
+use loom_core::frontend::trace::programs::PROGRAMS;
+use loom_core::frontend::trace::{HeadMode, LoadError, Machine, Status};
+use loom_core::frontend::Pacer;
+use loom_core::frontend::{Diagnostic, Span};
 pub use protocol::{TraceCommand, TraceEvent};
 pub use view::{TraceBuild, TraceView};
 
@@ -235,7 +235,7 @@ impl TraceSession {
     fn load(&mut self, source: String, example: Option<String>) {
         self.running = false;
         self.builds += 1;
-        match loom_core::trace::load_wat(&source) {
+        match loom_core::frontend::trace::load_wat(&source) {
             Ok(code) => {
                 self.code = Some(code);
                 self.diagnostics.clear();

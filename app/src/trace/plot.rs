@@ -8,7 +8,7 @@
 //! differ only in the sequence number, the key's third component), so it is
 //! drawn that many [`STALE_DROP`] pixels below its vertex, newest first.
 
-use loom_core::trace::explain::{Candidate, Candidates};
+use loom_core::frontend::trace::explain::{Candidate, Candidates};
 
 pub const WIDTH: f64 = 440.0;
 pub const HEIGHT: f64 = 260.0;

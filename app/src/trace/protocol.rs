@@ -18,7 +18,7 @@ pub enum TraceCommand {
     Load {
         source: String,
     },
-    /// A starter program (`loom_core::trace::programs`) by name.
+    /// A starter program (`loom_core::frontend::trace::programs`) by name.
     Example {
         name: String,
     },

@@ -4,12 +4,12 @@
 //! memory) beside the raw write records, the step's reads, the chosen read
 //! explained for the key-space plot, and the heads' counters.
 
-use loom_core::diag::Diagnostic;
-use loom_core::trace::context::Lookup;
-use loom_core::trace::exec::Space;
-use loom_core::trace::explain::Candidates;
-use loom_core::trace::machine::Counters;
-use loom_core::trace::{HeadMode, Machine, Status, Trap};
+use loom_core::frontend::trace::context::Lookup;
+use loom_core::frontend::trace::exec::Space;
+use loom_core::frontend::trace::explain::Candidates;
+use loom_core::frontend::trace::machine::Counters;
+use loom_core::frontend::trace::{HeadMode, Machine, Status, Trap};
+use loom_core::frontend::Diagnostic;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashSet};
 

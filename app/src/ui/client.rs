@@ -17,7 +17,7 @@ use crate::relay::{FromWorker, ToWorker};
 use crate::session::{Build, Command, Driver, Event, Next, Session, View};
 use leptos::prelude::*;
 use loom_core::frontend::explain::Target;
-use loom_core::Config;
+use loom_core::frontend::Config;
 use std::rc::Rc;
 use std::time::Duration;
 

@@ -4,7 +4,7 @@ use super::editor::EditorHandle;
 use super::manual::{self, ManualLink};
 use super::Client;
 use leptos::prelude::*;
-use loom_core::diag::Diagnostic;
+use loom_core::frontend::Diagnostic;
 
 #[component]
 pub fn Diagnostics(client: Client, handle: EditorHandle) -> impl IntoView {

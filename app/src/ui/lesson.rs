@@ -8,8 +8,8 @@ use super::Client;
 use crate::lesson::{self, Lesson};
 use crate::markdown::{self, Block, Inline};
 use leptos::prelude::*;
+use loom_core::frontend::Config;
 use loom_core::frontend::Layout;
-use loom_core::Config;
 
 /// The open lesson of a mounted instance, and the step on display.
 #[derive(Clone, Copy)]

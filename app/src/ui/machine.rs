@@ -5,7 +5,7 @@ use super::{Client, Thread};
 use crate::session::protocol::Status;
 use crate::session::value_text;
 use leptos::prelude::*;
-use loom_core::Config;
+use loom_core::frontend::Config;
 use wasm_bindgen::JsCast;
 
 #[component]

@@ -20,6 +20,7 @@ mod keys;
 mod lesson;
 mod machine;
 mod manual;
+mod memory;
 mod messages;
 mod remote;
 mod share;
@@ -33,7 +34,7 @@ use crate::session::{Command, StepBy, EXAMPLE};
 use crate::storage;
 pub use client::{Client, Done, Thread};
 use leptos::prelude::*;
-use loom_core::Config;
+use loom_core::frontend::Config;
 pub use widget::{mount_widget, Widget};
 
 /// The configuration a first visit starts with.
@@ -321,6 +322,7 @@ pub fn App() -> impl IntoView {
                         <explain::Explain client />
                         <console::Console client />
                         <stack::CallStack client />
+                        <memory::Memory client />
                         <machine::MachineView client />
                     </section>
                 </main>

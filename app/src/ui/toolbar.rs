@@ -6,7 +6,7 @@ use super::{Actions, Client};
 use crate::session::{Command, EngineKind, SPEEDS};
 use crate::storage;
 use leptos::prelude::*;
-use loom_core::config::{Config, PRESETS};
+use loom_core::frontend::{Config, PRESETS};
 
 #[component]
 pub fn Toolbar(client: Client, actions: Actions) -> impl IntoView {

@@ -5,8 +5,8 @@
 //! key listener, so several on one page are independent.
 
 use super::{
-    attention, console, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, new_client,
-    open, stack, watch_size, Actions, Client, Mount,
+    attention, console, current_state, demos, diagnostics, editor, explain, heatmap, keys, lesson, machine, memory,
+    new_client, open, stack, watch_size, Actions, Client, Mount,
 };
 use crate::link::{self, LinkError, Shared};
 use crate::options::{Options, Panel};
@@ -32,6 +32,7 @@ fn panel_view(p: Panel, client: Client, actions: Actions, handle: editor::Editor
         Panel::Console => view! { <console::Console client /> }.into_any(),
         Panel::Explain => view! { <explain::Explain client /> }.into_any(),
         Panel::Stack => view! { <stack::CallStack client /> }.into_any(),
+        Panel::Memory => view! { <memory::Memory client /> }.into_any(),
     }
 }
 
@@ -128,8 +129,8 @@ fn WidgetView(
     watch_size(root, size);
     let fit = Memo::new(move |_| Options::fit(size.get().0, size.get().1));
     let n = panels.len();
-    // With the call stack shown, the debugger's moves are in the bar too.
-    let debugging = panels.contains(&Panel::Stack);
+    // With the call stack or memory shown, the debugger's moves are in the bar too.
+    let debugging = panels.contains(&Panel::Stack) || panels.contains(&Panel::Memory);
     // When not all fit: the first `fit - 1` by priority, and the tab chosen last
     // (until one is chosen, the next by priority).
     let chosen = RwSignal::new(None);

@@ -7,7 +7,7 @@
 use super::codegen::{ctype, CallGen, Item, Label, Lowered, Mem, Opd, Reg, Tracker};
 use super::resolved::Resolved;
 use crate::config::Config;
-use crate::debuginfo::{At, Call, DebugInfo, Frame, Home, Scope, Site, Var};
+use crate::debuginfo::{At, Call, DebugInfo, Field, Frame, Home, Scope, Site, StructInfo, Var};
 use crate::diag::{Diagnostic, Span};
 use crate::image::{Program, Symbol, Trap, CONSOLE, INPUT};
 use crate::isa::{Instr, Opcode};
@@ -238,7 +238,18 @@ fn debug_info(t: Tracker, at: &[At], ck: &Resolved, cfg: Config, slot_of: &dyn F
             vars.push(Var { name: v.name.clone(), ty: ctype(&v.ty), home: Home::Slot(slot), line: v.span.line });
         }
     }
-    DebugInfo { scopes, vars, globals, at: at.to_vec(), sites }
+    let structs = ck
+        .structs
+        .iter()
+        .map(|(name, members)| StructInfo {
+            name: name.clone(),
+            fields: members
+                .iter()
+                .map(|m| Field { name: m.name.clone(), ty: ctype(&m.ty), offset: m.offset })
+                .collect(),
+        })
+        .collect();
+    DebugInfo { scopes, vars, globals, at: at.to_vec(), sites, structs }
 }
 
 fn symbol(name: &str, slot: usize, len: usize, array: bool, scope: &str, hidden: bool) -> Symbol {

@@ -12,6 +12,12 @@
 //! tensor, its layout, a step's trace) is re-exported here, and so are the
 //! files a front end hands out (the model as safetensors or ONNX, a state as
 //! `.npy`, their names) and [`run_states`], the run `loom state` writes.
+//!
+//! It is the *only* door: what else a front end draws or drives is re-exported here too —
+//! the program image and its run-time types (`Program`, `Engine`, `Interp`, `MachineState`,
+//! `Status`), diagnostics and their rendering, the run report (`report`), the demos and
+//! the host's reads and writes of their variables (`demos`, `host`), the run loop's
+//! `Pacer`, the benchmark (`bench`) and the second machine of the trace page (`trace`).
 
 pub mod debugger;
 pub mod explain;
@@ -19,15 +25,26 @@ mod lang;
 mod machine;
 mod run;
 
-pub use crate::compiler::Compiled;
+pub use crate::asm::format_instr;
+pub use crate::compiler::{compile, Compiled};
 pub use crate::config::{Column, Config, PRESETS};
-pub use crate::diag::Diagnostic;
+pub use crate::diag::{render_all, Diagnostic, Span};
+pub use crate::engine::Engine;
 pub use crate::export::{how_to_run, model_file, model_file_name, npy, state_file_name, Format};
+pub use crate::image::Program;
 pub use crate::image::CONSOLE;
+pub use crate::interp::Interp;
+pub use crate::isa::Opcode;
 pub use crate::machine::layout::{Field, Group, Layout, Region, Width, FIELDS};
 pub use crate::machine::tensor::Tensor;
 pub use crate::machine::trace::{HeadRole, HeadTrace, LayerTrace, Match, StepTrace};
-pub use debugger::{owner_of, Binding, Breakpoint, Debugger, FrameView, Owner, Returned, Stop};
+pub use crate::pace::Pacer;
+pub use crate::state::{MachineState, Status};
+pub use crate::{bench, demos, host, report, trace};
+pub use debugger::{
+    owner_of, Binding, Breakpoint, Debugger, FrameView, MemCell, MemObject, MemRegion, MemoryView, Owner, Returned,
+    Stop,
+};
 pub use explain::{explain, Explanation};
 pub use lang::{build, build_auto, AutoBuild, Lang, AUTO_WORD_BITS};
 pub use machine::{decode, registers, EngineKind, Machine, Register, Snapshot, DENSE_MAX_N};

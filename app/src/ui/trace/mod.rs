@@ -13,8 +13,8 @@ mod plot;
 use crate::trace::TraceCommand;
 pub use client::TraceClient;
 use leptos::prelude::*;
-use loom_core::trace::programs::PROGRAMS;
-use loom_core::trace::HeadMode;
+use loom_core::frontend::trace::programs::PROGRAMS;
+use loom_core::frontend::trace::HeadMode;
 
 #[component]
 pub fn TracePage(client: TraceClient, dark: Signal<bool>) -> impl IntoView {

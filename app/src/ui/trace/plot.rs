@@ -7,7 +7,7 @@ use super::TraceClient;
 use crate::trace::plot::{geometry, Geometry, Pt, Role, HEIGHT, WIDTH};
 use crate::trace::TraceCommand;
 use leptos::prelude::*;
-use loom_core::trace::explain::Candidates;
+use loom_core::frontend::trace::explain::Candidates;
 
 fn points(pts: &[Pt]) -> String {
     pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
@@ -48,7 +48,7 @@ fn svg(c: &Candidates) -> impl IntoView {
 }
 
 fn caption(c: &Candidates) -> String {
-    let who = |k: Option<loom_core::trace::explain::Candidate>| {
+    let who = |k: Option<loom_core::frontend::trace::explain::Candidate>| {
         k.map_or_else(
             || "none".to_owned(),
             |k| format!("seq {} ({} {} = {})", k.seq, c.space.name(), k.addr, k.value as i32),

@@ -10,6 +10,8 @@ mod output;
 mod storage;
 mod structs;
 
+pub use structs::Member;
+
 use super::ast::*;
 use super::resolved::{CallGraph, FnTy, Resolved, Ty, VarInfo};
 use super::{fold, Sink};
@@ -151,6 +153,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         }
     };
     let indirect = ck.indirect_targets(main);
+    let structs = ck.struct_members();
     let calls = CallGraph::new(ck.calls, ck.globals, ck.derefs);
     for (f, func) in unit.funcs.iter().enumerate() {
         let sig = &ck.sigs[f];
@@ -194,6 +197,7 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         members,
         exposed,
         inits,
+        structs,
     })
 }
 

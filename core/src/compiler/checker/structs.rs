@@ -125,6 +125,22 @@ impl Checker<'_> {
         out
     }
 
+    /// Every structure's name and members, by its number, for the debug information: of
+    /// those the program used, after checking it without errors (their members' types are
+    /// known then); none for the others.
+    pub(super) fn struct_members(&mut self) -> Vec<(String, Vec<Member>)> {
+        let clean = !self.sink.iter().any(Diagnostic::is_error);
+        (0..self.struct_defs.len())
+            .map(|id| {
+                let members = match self.layouts.get(&id) {
+                    Some(Layout::Sized(t) | Layout::Done(t, _)) if clean && t.complete => self.members(&t.clone()),
+                    _ => Vec::new(),
+                };
+                (self.struct_name(id), members)
+            })
+            .collect()
+    }
+
     /// Reports an object of an incomplete `struct` type.
     pub(super) fn complete_object(&mut self, ty: &Ty, span: Span, name: &str) {
         if let Ty::Struct(s) = ty.element_base() {

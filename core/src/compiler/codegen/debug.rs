@@ -86,8 +86,7 @@ pub fn ctype(t: &Ty) -> CType {
         Ty::Ptr(t) if matches!(**t, Ty::Func(_) | Ty::Void) => CType::Int(IntTy::UInt),
         Ty::Ptr(t) => CType::Ptr(Box::new(ctype(t))),
         Ty::Array(t, n) => CType::Array(Box::new(ctype(t)), *n),
-        // The debugger shows a structure as its words (`debuginfo` has no structure type yet).
-        Ty::Struct(s) => CType::Array(Box::new(CType::Int(IntTy::Int)), s.words),
+        Ty::Struct(s) => CType::Struct { id: s.id as u32, name: s.name.clone(), words: s.words },
     }
 }
 

@@ -14,8 +14,8 @@ pub enum Expr {
     Binary(&'static str, Box<Expr>, Box<Expr>),
 }
 
-/// A value: a number, a pointer (its target's type and slot) or an array (its type and
-/// first slot, before it decays).
+/// A value: a number, a pointer (its target's type and slot) or an aggregate (an array
+/// before it decays, or a structure: its type and first slot).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     Int(i64),
@@ -200,7 +200,7 @@ fn word_value(ty: &CType, v: i32) -> Value {
 }
 
 fn load(ty: &CType, slot: usize, env: &dyn Env) -> Result<Value, String> {
-    if let CType::Array(..) = ty {
+    if let CType::Array(..) | CType::Struct { .. } = ty {
         return Ok(Value::Array(ty.clone(), slot));
     }
     let v = env.word(slot).ok_or_else(|| format!("slot {slot} cannot be read here"))?;

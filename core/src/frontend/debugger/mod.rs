@@ -14,11 +14,13 @@
 mod checkpoints;
 pub mod expr;
 mod frames;
+mod memory;
 pub mod script;
 pub mod value;
 mod writes;
 
 pub use frames::{frames, lookup, Frame};
+pub use memory::{MemCell, MemObject, MemRegion, MemoryView};
 pub use writes::Write;
 
 use checkpoints::{Checkpoint, Checkpoints};
@@ -594,6 +596,7 @@ impl Debugger {
                 let r = Reader {
                     word: &word,
                     objects: &objects,
+                    structs: &self.program.debug.structs,
                     mem_slots: self.program.config.mem_slots,
                     word_bits: self.program.config.word_bits,
                 };
@@ -664,12 +667,13 @@ impl Debugger {
         let r = Reader {
             word: &word,
             objects: &objects,
+            structs: &self.program.debug.structs,
             mem_slots: self.program.config.mem_slots,
             word_bits: self.program.config.word_bits,
         };
         Ok(match v {
             Value::Int(n) => n.to_string(),
-            Value::Ptr(_, p) => r.pointer(p as i32),
+            Value::Ptr(t, p) => r.pointer(Some(&t), p as i32),
             Value::Array(t, s) => r.at(&t, s),
         })
     }

@@ -1,8 +1,9 @@
 //! Values as a learner reads them, shared by every front end: numbers in decimal,
 //! arrays as `{1, 2, 3}`, a pointer as its target (`→ a[2]`, `→ total`, `NULL`, or
-//! `outside memory`), a word the activation cannot see as `?`.
+//! `outside memory`), a structure as `{v = 1, next = → pool[2]}`, a word the
+//! activation cannot see as `?`.
 
-use crate::debuginfo::CType;
+use crate::debuginfo::{CType, Field, StructInfo};
 
 /// The longest array shown whole; longer ones end in `…`.
 const SHOWN: usize = 16;
@@ -18,6 +19,8 @@ pub struct Object<'a> {
 pub struct Reader<'a> {
     pub word: &'a dyn Fn(usize) -> Option<i32>,
     pub objects: &'a [Object<'a>],
+    /// The structures' members (the debug information's).
+    pub structs: &'a [StructInfo],
     pub mem_slots: usize,
     /// The machine's word size: an integer type's width is clipped to it.
     pub word_bits: u32,
@@ -32,6 +35,14 @@ impl Reader<'_> {
                 let more = if *n > SHOWN { ", …" } else { "" };
                 format!("{{{}{more}}}", cells.join(", "))
             }
+            CType::Struct { id, .. } => {
+                let fields: Vec<String> = self
+                    .fields(*id)
+                    .iter()
+                    .map(|f| format!("{} = {}", f.name, self.at(&f.ty, slot + f.offset)))
+                    .collect();
+                format!("{{{}}}", fields.join(", "))
+            }
             t => match (self.word)(slot) {
                 Some(v) => self.scalar(t, v),
                 None => "?".into(),
@@ -42,7 +53,7 @@ impl Reader<'_> {
     /// A one-word value of type `ty`.
     pub fn scalar(&self, ty: &CType, v: i32) -> String {
         match ty {
-            CType::Ptr(_) => self.pointer(v),
+            CType::Ptr(t) => self.pointer(Some(t), v),
             CType::Int(t) => {
                 // The word holds the value converted to its type (an `unsigned` above INT_MAX
                 // is stored as a negative word); a character type also shows its character.
@@ -53,32 +64,57 @@ impl Reader<'_> {
                     _ => x.to_string(),
                 }
             }
-            CType::Array(..) => v.to_string(),
+            CType::Array(..) | CType::Struct { .. } => v.to_string(),
         }
     }
 
-    /// Where a pointer points, in the words of the program.
-    pub fn pointer(&self, v: i32) -> String {
+    /// Where a pointer to `to` (its pointee type, when known) points, in the words of the
+    /// program: the object of that type there (`→ pool[3]` for a `struct node *`,
+    /// `→ pool[3].v` for an `int *`). Zero is `NULL` (C's null pointer), even where slot 0
+    /// holds the first global.
+    pub fn pointer(&self, to: Option<&CType>, v: i32) -> String {
         match usize::try_from(v).ok().filter(|&s| s < self.mem_slots) {
             None => format!("outside memory ({v})"),
-            Some(s) => match self.name_of(s) {
+            Some(0) => "NULL".into(),
+            Some(s) => match self.name_of(s, to) {
                 Some(name) => format!("→ {name}"),
-                None if s == 0 => "NULL".into(),
                 None => format!("→ [{s}]"),
             },
         }
     }
 
-    /// The element or variable that occupies `slot`: `total`, `a[2]`, `grid[1][3]`.
-    pub fn name_of(&self, slot: usize) -> Option<String> {
+    /// A structure's members (none for one only named).
+    pub fn fields(&self, id: u32) -> &[Field] {
+        self.structs.get(id as usize).map_or(&[], |s| &s.fields)
+    }
+
+    /// The element, member or variable that occupies `slot`: `total`, `a[2]`,
+    /// `grid[1][3]`, `pool[3].next` — the outermost of type `want` that starts there, when
+    /// given (`pool[3]` rather than its first member `pool[3].v`).
+    pub fn name_of(&self, slot: usize, want: Option<&CType>) -> Option<String> {
         let o = self.objects.iter().find(|o| (o.slot..o.slot + o.ty.words()).contains(&slot))?;
-        let mut name = o.name.to_string();
-        let (mut ty, mut off) = (o.ty, slot - o.slot);
-        while let CType::Array(t, _) = ty {
-            let w = t.words();
-            name.push_str(&format!("[{}]", off / w));
-            (ty, off) = (t, off % w);
+        Some(format!("{}{}", o.name, self.path(o.ty, slot - o.slot, want)))
+    }
+
+    /// The part of an object of type `ty` at word `off` of it: `[2]`, `[3].next`, `` for
+    /// a scalar or the part of type `want` at its start.
+    pub fn path(&self, ty: &CType, off: usize, want: Option<&CType>) -> String {
+        if off == 0 && want == Some(ty) {
+            return String::new();
         }
-        Some(name)
+        match ty {
+            CType::Array(t, _) => {
+                let w = t.words().max(1);
+                format!("[{}]{}", off / w, self.path(t, off % w, want))
+            }
+            CType::Struct { id, .. } => {
+                let fields = self.fields(*id);
+                match fields.iter().rev().find(|f| f.offset <= off) {
+                    Some(f) => format!(".{}{}", f.name, self.path(&f.ty, off - f.offset, want)),
+                    None => String::new(),
+                }
+            }
+            _ => String::new(),
+        }
     }
 }
