@@ -4,7 +4,9 @@
 //! sum of its sources' V·x, deposited there, and moves the sum whole when
 //! its lowest two change ([`Group`]). A step
 //! that moves one member then costs the same however many columns share its
-//! key (all the memory words holding 0, say).
+//! key (all the memory words holding 0, say). Only the wide engine keeps
+//! the sums (`Head::SUMS`): the narrow one's groups are small, and there each
+//! member's own target is cheaper.
 //!
 //! Keys of up to 16 dimensions (every address head, and FIND on 8- and
 //! 16-bit words) index a table of 2^kdim groups; wider keys (FIND on 32-bit
@@ -54,6 +56,16 @@ impl Default for Group {
     }
 }
 
+/// Where a source whose key is shared by `members` (not empty) sends its
+/// V·x: the lowest two members, half each, or the only member whole.
+#[inline(always)]
+pub fn lowest_two(members: &[u32]) -> Target {
+    match members.get(1) {
+        Some(&t2) => Target { t1: members[0], t2, w: 0.5 },
+        None => Target { t1: members[0], t2: NONE, w: 1.0 },
+    }
+}
+
 impl Group {
     /// Where the sources' total goes: the lowest two members, half each, or
     /// the only member whole (the argmax rule on identical ±1 keys).
@@ -62,10 +74,7 @@ impl Group {
         if self.sources == 0 {
             return NOWHERE;
         }
-        match self.members.get(1) {
-            Some(&t2) => Target { t1: self.members[0], t2, w: 0.5 },
-            None => Target { t1: self.members[0], t2: NONE, w: 1.0 },
-        }
+        lowest_two(&self.members)
     }
 
     /// Adds `w·vx` to the sources' sum (exact: dyadic values).
@@ -102,6 +111,16 @@ impl<const W: usize> Groups<W> {
     #[inline(always)]
     fn mapped(&self) -> bool {
         W > super::NARROW && self.table.is_empty()
+    }
+
+    /// The members with key `code` (none: empty).
+    #[inline(always)]
+    pub fn members(&self, code: u32) -> &[u32] {
+        if self.mapped() {
+            self.map.get(&code).map_or(&[], |g| g.members.as_slice())
+        } else {
+            &self.table[code as usize].members
+        }
     }
 
     #[inline(always)]

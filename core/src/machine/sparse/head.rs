@@ -20,6 +20,11 @@
 //! Without the index (an odd key somewhere), every source is scanned and
 //! the groups keep nothing.
 //!
+//! Only the wide engine (32-bit words, [`Head::SUMS`]) keeps the sums: on the
+//! 8- and 16-bit machines a group holds at most a few hundred columns, and
+//! keeping the sums cost them ~1% of a step (issue 30 forbids that), so there
+//! every member of a group whose lowest two changed is retargeted alone.
+//!
 //! A column whose V·x moved but not its key keeps its targets (they follow
 //! from the keys and from whether V·x is zero, which is checked again), so
 //! each target gets w·(new − old) V·x (`vx_delta`).
@@ -30,7 +35,7 @@
 
 use super::changes::Changes;
 use super::colset::ColSet;
-use super::groups::{Chunk, Groups, Target, NONE, NOWHERE};
+use super::groups::{self, Chunk, Groups, Target, NONE, NOWHERE};
 use super::rows::{self, RowMask};
 use super::same_bits;
 use super::slots::{self, Slot};
@@ -217,9 +222,18 @@ impl<const W: usize> Head<W> {
         }
     }
 
-    /// Lists group `code` among those to settle.
+    /// Groups keep their sources' sum (else each source keeps its own
+    /// target): a constant of the row-mask width, so the narrow engine
+    /// compiles without the bookkeeping.
+    pub const SUMS: bool = W > super::NARROW;
+
+    /// Lists group `code` among those to settle (narrow: whose members to redo).
     #[inline(always)]
     fn enqueue(&mut self, code: u32) {
+        if !Self::SUMS {
+            self.queue.push(code);
+            return;
+        }
         let g = self.groups.group_mut(code);
         if !g.queued {
             g.queued = true;
@@ -292,11 +306,15 @@ impl<const W: usize> Head<W> {
         }))
     }
 
-    /// Where source i's V·x goes by a scan (a key the index does not decide, or no index).
+    /// Where source i's V·x goes on its own (narrow: by its group's lowest
+    /// two when the index holds; else by a scan).
     #[inline(always)]
-    fn scanned_target(&self, i: usize) -> Target {
+    fn own_target(&self, i: usize, indexed: bool) -> Target {
         if !self.source[i] {
             return NOWHERE;
+        }
+        if !Self::SUMS && indexed && self.class[i] == Class::Bipolar {
+            return groups::lowest_two(self.groups.members(self.code[i]));
         }
         let b = self.scan(i);
         if b.tie() {
@@ -377,7 +395,7 @@ impl<const W: usize> Head<W> {
         changed: &mut Changes<W>,
     ) {
         self.lowest_two = shortcuts.lowest_two;
-        let was = self.indexed;
+        let was = if Self::SUMS { self.indexed } else { shortcuts.argmax_index && self.odd == 0 };
         self.redo.clear();
         let (kdim, vdim, vch) = (self.kdim, self.v_rows.len(), self.vch);
         let mut keys_moved = false;
@@ -405,7 +423,7 @@ impl<const W: usize> Head<W> {
             if same_key && same_vx {
                 continue;
             }
-            let grouped = was && self.source[j] && self.class[j] == Class::Bipolar;
+            let grouped = Self::SUMS && was && self.source[j] && self.class[j] == Class::Bipolar;
             if same_key && shortcuts.vx_delta && grouped && self.new_vx.as_flattened().iter().any(|&v| v != 0.0) {
                 // Only V·x moved and j stays a source of its group: the group's sum and
                 // where it stands get the difference.
@@ -455,6 +473,10 @@ impl<const W: usize> Head<W> {
             self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
         }
         let now = shortcuts.argmax_index && self.odd == 0;
+        if !Self::SUMS {
+            self.redo_members(keys_moved, was, now, d, acc, changed);
+            return;
+        }
         self.indexed = now;
         if was && !now {
             // The index stops holding: every group's total comes out, every source is scanned.
@@ -488,7 +510,7 @@ impl<const W: usize> Head<W> {
                 }
                 continue;
             }
-            let t = self.scanned_target(i);
+            let t = self.own_target(i, false);
             if t != self.target[i] {
                 self.retarget(i, t, d, acc, changed);
             }
@@ -497,6 +519,44 @@ impl<const W: usize> Head<W> {
             self.settle(self.queue[k], d, acc, changed);
         }
         self.queue.clear();
+    }
+
+    /// The narrow engine's end of [`Self::update`]: every source keeps its
+    /// own target, so when keys moved the members of the groups whose lowest
+    /// two changed (and the scanned sources) are redone, or every source when
+    /// the index did not hold throughout (`was`, `now`: before and after).
+    #[inline(always)]
+    fn redo_members(
+        &mut self,
+        keys_moved: bool,
+        was: bool,
+        now: bool,
+        d: usize,
+        acc: &mut [f32],
+        changed: &mut Changes<W>,
+    ) {
+        if keys_moved {
+            if was && now {
+                for &code in &self.queue {
+                    for &m in self.groups.members(code) {
+                        self.redo.insert(m as usize);
+                    }
+                }
+                if self.partial > 0 {
+                    (0..self.n).filter(|&j| self.class[j] == Class::Partial).for_each(|j| self.redo.insert(j));
+                }
+            } else {
+                (0..self.n).filter(|&j| self.class[j] != Class::Zero).for_each(|j| self.redo.insert(j));
+            }
+        }
+        self.queue.clear();
+        for k in 0..self.redo.list.len() {
+            let i = self.redo.list[k];
+            let t = self.own_target(i, now);
+            if t != self.target[i] {
+                self.retarget(i, t, d, acc, changed);
+            }
+        }
     }
 
     /// Moves group `code`'s sum to where it goes now (its lowest two, or
