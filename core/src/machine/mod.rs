@@ -52,12 +52,25 @@ pub struct MemoryUse {
     pub weights: usize,
 }
 
-/// A transformer's state between steps ([`Transformer::save`]).
+/// A transformer's state between steps ([`Transformer::save`]): the
+/// columns where the tensor differs from the program's encoding (a run
+/// changes column 0, the scratch columns and the memory words it wrote, not
+/// the instructions), so a checkpoint of the biggest machine holds what the
+/// run wrote rather than a copy of a tensor of tens of megabytes.
 #[derive(Clone, Debug)]
 pub struct Saved {
-    x: Tensor,
+    /// The differing columns, ascending, and their rows (`d` each, in order).
+    cols: Vec<u32>,
+    data: Vec<f32>,
     steps: u64,
     status: Status,
+}
+
+impl Saved {
+    /// Bytes the saved columns hold.
+    pub fn bytes(&self) -> usize {
+        self.cols.len() * std::mem::size_of::<u32>() + self.data.len() * std::mem::size_of::<f32>()
+    }
 }
 
 pub type DenseEngine = Transformer<dense::Dense>;
@@ -105,13 +118,26 @@ impl<B: Backend> Transformer<B> {
     /// The machine between steps, to come back to: the tensor is the whole
     /// state; the step count and status are this wrapper's bookkeeping.
     pub fn save(&self) -> Saved {
-        Saved { x: self.x.clone(), steps: self.steps, status: self.status.clone() }
+        let origin = tensor::encode(&self.prog, &self.weights.layout);
+        let (mut cols, mut data) = (Vec::new(), Vec::new());
+        for j in 0..self.x.n {
+            if !sparse::same_bits(self.x.col(j), origin.col(j)) {
+                cols.push(j as u32);
+                data.extend_from_slice(self.x.col(j));
+            }
+        }
+        Saved { cols, data, steps: self.steps, status: self.status.clone() }
     }
 
     /// Returns to a saved point of this machine (same program and weights);
     /// the backend's caches notice that every column may have changed.
     pub fn restore(&mut self, saved: &Saved) {
-        self.x.clone_from(&saved.x);
+        self.x = tensor::encode(&self.prog, &self.weights.layout);
+        let d = self.x.d;
+        for (&j, col) in saved.cols.iter().zip(saved.data.chunks_exact(d)) {
+            let j = j as usize;
+            self.x.data[j * d..(j + 1) * d].copy_from_slice(col);
+        }
         self.backend.touched(None);
         self.steps = saved.steps;
         self.status = saved.status.clone();

@@ -12,8 +12,18 @@
 //! group, a 50/50 tie when there are two, else the source alone (gap ≥ 1).
 //! Keys with a 0 among ±1s, or any key value outside {−1, 0, 1}, are scanned
 //! as the dense definition does. Every member of a group targets its lowest
-//! two, so when a column leaves or joins a group behind its lowest two, the
-//! other members' targets stand (`lowest_two`).
+//! two, so the group's sources send one sum there ([`super::groups`]): a
+//! column joining or leaving moves its own V·x in or out of the sum, and
+//! only when the lowest two change (`lowest_two`: not when the column was
+//! behind them) does the sum move whole, once — not once per member, which
+//! made a step cost O(n) when thousands of memory words held the same value.
+//! Without the index (an odd key somewhere), every source is scanned and
+//! the groups keep nothing.
+//!
+//! Only the wide engine (32-bit words, [`Head::SUMS`]) keeps the sums: on the
+//! 8- and 16-bit machines a group holds at most a few hundred columns, and
+//! keeping the sums cost them ~1% of a step (issue 30 forbids that), so there
+//! every member of a group whose lowest two changed is retargeted alone.
 //!
 //! A column whose V·x moved but not its key keeps its targets (they follow
 //! from the keys and from whether V·x is zero, which is checked again), so
@@ -25,14 +35,11 @@
 
 use super::changes::Changes;
 use super::colset::ColSet;
-use super::groups::Groups;
+use super::groups::{self, Chunk, Groups, Target, NONE, NOWHERE};
 use super::rows::{self, RowMask};
 use super::same_bits;
 use super::slots::{self, Slot};
 
-/// Lanes are kept in chunks of eight (zero past the head's lanes), so that
-/// sums, comparisons and deposits are whole-vector operations.
-type Chunk = [f32; 8];
 use super::Shortcuts;
 use crate::machine::trace::{BestTwo, HeadRole, HeadTrace};
 use crate::machine::weights::Head as HeadWeights;
@@ -54,19 +61,6 @@ enum Class {
 fn add(o: Chunk, w: f32, v: Chunk) -> Chunk {
     std::array::from_fn(|l| o[l] + w * v[l])
 }
-
-/// No column.
-const NONE: u32 = u32::MAX;
-
-/// Where a source's V·x goes: `w` to `t1` (and to `t2` when split); `w = 0`: nowhere.
-#[derive(Clone, Copy, PartialEq, Debug)]
-struct Target {
-    t1: u32,
-    t2: u32,
-    w: f32,
-}
-
-const NOWHERE: Target = Target { t1: NONE, t2: NONE, w: 0.0 };
 
 pub struct Head<const W: usize> {
     pub name: &'static str,
@@ -100,15 +94,20 @@ pub struct Head<const W: usize> {
     vx_nonzero: Vec<bool>,
     /// A nonzero key and a nonzero V·x: the column sends something somewhere.
     source: Vec<bool>,
+    /// Where a source's V·x stands in the attention sum when it is not its
+    /// group's (a scanned key, or no index): NOWHERE for a grouped source.
     target: Vec<Target>,
-    /// The columns with each bipolar key, ascending, by code.
+    /// The columns with each bipolar key, ascending, by code, and their sources' totals.
     groups: Groups<W>,
+    /// Bipolar sources send through their groups (the index holds: no odd key).
+    indexed: bool,
     odd: usize,
     partial: usize,
     // Scratch, reused every step.
     new_key: Vec<Chunk>,
     new_vx: Vec<Chunk>,
-    moved: Vec<u32>,
+    /// The groups whose members, sources or sum changed: to settle.
+    queue: Vec<u32>,
     /// The `lowest_two` shortcut, for `rekey`.
     lowest_two: bool,
     redo: ColSet,
@@ -162,11 +161,12 @@ impl<const W: usize> Head<W> {
             source: vec![false; n],
             target: vec![NOWHERE; n],
             groups: Groups::new(h.kdim),
+            indexed: false,
             odd: 0,
             partial: 0,
             new_key: vec![[0.0; 8]; kch],
             new_vx: vec![[0.0; 8]; vch],
-            moved: Vec::new(),
+            queue: Vec::new(),
             lowest_two: true,
             redo: ColSet::new(n),
         }
@@ -182,6 +182,7 @@ impl<const W: usize> Head<W> {
         self.source.fill(false);
         self.target.fill(NOWHERE);
         self.groups.clear();
+        self.indexed = false;
         (self.odd, self.partial) = (0, 0);
     }
 
@@ -221,20 +222,58 @@ impl<const W: usize> Head<W> {
         }
     }
 
+    /// Groups keep their sources' sum (else each source keeps its own
+    /// target): a constant of the row-mask width, so the narrow engine
+    /// compiles without the bookkeeping.
+    pub const SUMS: bool = W > super::NARROW;
+
+    /// Lists group `code` among those to settle (narrow: whose members to redo).
+    #[inline(always)]
+    fn enqueue(&mut self, code: u32) {
+        if !Self::SUMS {
+            self.queue.push(code);
+            return;
+        }
+        let g = self.groups.group_mut(code);
+        if !g.queued {
+            g.queued = true;
+            self.queue.push(code);
+        }
+    }
+
+    /// Takes grouped source j's V·x out of (`w` = −1) or into (`w` = 1) its
+    /// group's sum, and out of or into where the sum stands. A group that
+    /// gains its first source or loses its last is settled later.
+    #[inline(always)]
+    fn group_add(&mut self, j: usize, w: f32, d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
+        let (code, vch) = (self.code[j], self.vch);
+        let vx = &self.vx[j * vch..(j + 1) * vch];
+        let g = self.groups.group_mut(code);
+        g.add(w, vx);
+        let at = g.at;
+        g.sources = g.sources.wrapping_add_signed(w as i32);
+        if g.sources <= 1 {
+            self.enqueue(code);
+        }
+        for col in [at.t1, at.t2].into_iter().filter(|&c| c != NONE) {
+            self.deposit(col, w * at.w, &self.vx[j * vch..(j + 1) * vch], d, acc, changed);
+        }
+    }
+
     /// Moves column j to its new key (in `new_key`), keeping the groups
-    /// sorted. A group's members target its lowest two, so only a group whose
-    /// lowest two changed (j left or joined them) has its members redone.
+    /// sorted. A group's sources send to its lowest two, so only a group whose
+    /// lowest two changed (j left or joined them) is settled again for it.
     #[inline(always)]
     fn rekey(&mut self, j: usize) {
         let ju = j as u32;
         if self.class[j] == Class::Bipolar {
-            let g = self.groups.get_mut(self.code[j]);
+            let g = &mut self.groups.group_mut(self.code[j]).members;
             let at = g.binary_search(&ju).expect("member");
             g.remove(at);
-            self.groups.prune(self.code[j]);
             if at < 2 || !self.lowest_two {
-                self.moved.push(self.code[j]);
+                self.enqueue(self.code[j]);
             }
+            self.groups.prune(self.code[j]);
         }
         self.count(self.class[j], -1);
         // Chunk by chunk (a key has one or two): no call to memcpy.
@@ -245,11 +284,11 @@ impl<const W: usize> Head<W> {
         (self.class[j], self.code[j]) = (class, code);
         self.count(class, 1);
         if class == Class::Bipolar {
-            let g = self.groups.get_mut(code);
+            let g = &mut self.groups.group_mut(code).members;
             let at = g.binary_search(&ju).unwrap_err();
             g.insert(at, ju);
             if at < 2 || !self.lowest_two {
-                self.moved.push(code);
+                self.enqueue(code);
             }
         }
     }
@@ -267,18 +306,15 @@ impl<const W: usize> Head<W> {
         }))
     }
 
-    /// Where source i's V·x goes now.
+    /// Where source i's V·x goes on its own (narrow: by its group's lowest
+    /// two when the index holds; else by a scan).
     #[inline(always)]
-    fn target_of(&self, i: usize, use_index: bool) -> Target {
+    fn own_target(&self, i: usize, indexed: bool) -> Target {
         if !self.source[i] {
             return NOWHERE;
         }
-        if use_index && self.odd == 0 && self.class[i] == Class::Bipolar {
-            let g = self.groups.get(self.code[i]);
-            return match g.get(1) {
-                Some(&t2) => Target { t1: g[0], t2, w: 0.5 },
-                None => Target { t1: g[0], t2: NONE, w: 1.0 },
-            };
+        if !Self::SUMS && indexed && self.class[i] == Class::Bipolar {
+            return groups::lowest_two(self.groups.members(self.code[i]));
         }
         let b = self.scan(i);
         if b.tie() {
@@ -310,13 +346,18 @@ impl<const W: usize> Head<W> {
         }
     }
 
-    /// Moves source i's contribution to target `t`: each column gets (new
-    /// weight − old weight)·V·x, once (exact: the weights are 0.5 or 1).
+    /// Moves source i's contribution to target `t`.
     #[inline(always)]
     fn retarget(&mut self, i: usize, t: Target, d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         let old = self.target[i];
         self.target[i] = t;
-        let vx = self.vx_of(i);
+        self.move_sum(old, t, &self.vx[i * self.vch..(i + 1) * self.vch], d, acc, changed);
+    }
+
+    /// Moves `vx` from target `old` to `t`: each column gets (new weight −
+    /// old weight)·vx, once (exact: the weights are 0.5 or 1).
+    #[inline(always)]
+    fn move_sum(&self, old: Target, t: Target, vx: &[Chunk], d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
         // An old target loses its weight and regains the new one if it stays.
         for (k, col) in [old.t1, old.t2].into_iter().enumerate() {
             if col == NONE || (k == 1 && col == old.t1) {
@@ -337,6 +378,12 @@ impl<const W: usize> Head<W> {
     /// Brings the head up to date with `x` after the columns (and rows) `dirty` changed;
     /// `acc` (d per column) receives the change of this head's contributions
     /// and `changed` every column (and the rows) of `acc` touched.
+    ///
+    /// A changed column first takes its contribution out (from its group's sum,
+    /// or from its own targets), then puts the new one in once the head knows
+    /// whether the index holds; the groups whose sum or lowest two moved are
+    /// settled last, each by moving its total: a step costs what changed, not
+    /// how many columns share a key.
     #[inline(always)]
     pub fn update(
         &mut self,
@@ -347,12 +394,9 @@ impl<const W: usize> Head<W> {
         acc: &mut [f32],
         changed: &mut Changes<W>,
     ) {
-        let use_index = shortcuts.argmax_index;
         self.lowest_two = shortcuts.lowest_two;
-        // Targets found by a scan (odd keys present) are redone whole when keys move.
-        let indexed_before = use_index && self.odd == 0;
+        let was = if Self::SUMS { self.indexed } else { shortcuts.argmax_index && self.odd == 0 };
         self.redo.clear();
-        self.moved.clear();
         let (kdim, vdim, vch) = (self.kdim, self.v_rows.len(), self.vch);
         let mut keys_moved = false;
         for &j in dirty.list() {
@@ -379,8 +423,24 @@ impl<const W: usize> Head<W> {
             if same_key && same_vx {
                 continue;
             }
+            let grouped = Self::SUMS && was && self.source[j] && self.class[j] == Class::Bipolar;
+            if same_key && shortcuts.vx_delta && grouped && self.new_vx.as_flattened().iter().any(|&v| v != 0.0) {
+                // Only V·x moved and j stays a source of its group: the group's sum and
+                // where it stands get the difference.
+                let old = &mut self.vx[j * vch..(j + 1) * vch];
+                for (n, o) in self.new_vx.iter_mut().zip(old.iter_mut()) {
+                    (*n, *o) = (add(*n, -1.0, *o), *n);
+                }
+                let g = self.groups.group_mut(self.code[j]);
+                g.add(1.0, &self.new_vx);
+                let at = g.at;
+                for col in [at.t1, at.t2].into_iter().filter(|&c| c != NONE) {
+                    self.deposit(col, at.w, &self.new_vx, d, acc, changed);
+                }
+                continue;
+            }
             self.redo.insert(j);
-            if same_key && shortcuts.vx_delta {
+            if same_key && shortcuts.vx_delta && !grouped {
                 // Only V·x moved: the targets stay (they follow the keys), so each
                 // gets w·(new − old) (exact: dyadic values). Whether V·x became or
                 // stopped being zero is settled below, j being redone.
@@ -396,7 +456,12 @@ impl<const W: usize> Head<W> {
                 self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
                 continue;
             }
-            self.retarget(j, NOWHERE, d, acc, changed);
+            // Out with the old contribution; the new one goes in below.
+            if grouped {
+                self.group_add(j, -1.0, d, acc, changed);
+            } else {
+                self.retarget(j, NOWHERE, d, acc, changed);
+            }
             if !same_vx {
                 self.vx[j * vch..(j + 1) * vch].copy_from_slice(&self.new_vx);
                 self.vx_nonzero[j] = self.new_vx.as_flattened().iter().any(|&v| v != 0.0);
@@ -407,11 +472,73 @@ impl<const W: usize> Head<W> {
             }
             self.source[j] = self.class[j] != Class::Zero && self.vx_nonzero[j];
         }
+        let now = shortcuts.argmax_index && self.odd == 0;
+        if !Self::SUMS {
+            self.redo_members(keys_moved, was, now, d, acc, changed);
+            return;
+        }
+        self.indexed = now;
+        if was && !now {
+            // The index stops holding: every group's total comes out, every source is scanned.
+            for code in self.groups.deposited() {
+                self.enqueue(code);
+            }
+        }
+        if now {
+            if !was {
+                // The index holds again: every bipolar source sends through its group.
+                for i in 0..self.n {
+                    if self.source[i] && self.class[i] == Class::Bipolar {
+                        self.retarget(i, NOWHERE, d, acc, changed);
+                        self.group_add(i, 1.0, d, acc, changed);
+                    }
+                }
+            }
+            // A scanned key's best two may have moved with any key.
+            if (keys_moved || !was) && self.partial > 0 {
+                (0..self.n).filter(|&j| self.class[j] == Class::Partial).for_each(|j| self.redo.insert(j));
+            }
+        } else if keys_moved || was {
+            (0..self.n).filter(|&j| self.class[j] != Class::Zero).for_each(|j| self.redo.insert(j));
+        }
+        for k in 0..self.redo.list.len() {
+            let i = self.redo.list[k];
+            if now && self.class[i] == Class::Bipolar {
+                // (Taken out above; a new index put every source in already.)
+                if was && self.source[i] {
+                    self.group_add(i, 1.0, d, acc, changed);
+                }
+                continue;
+            }
+            let t = self.own_target(i, false);
+            if t != self.target[i] {
+                self.retarget(i, t, d, acc, changed);
+            }
+        }
+        for k in 0..self.queue.len() {
+            self.settle(self.queue[k], d, acc, changed);
+        }
+        self.queue.clear();
+    }
+
+    /// The narrow engine's end of [`Self::update`]: every source keeps its
+    /// own target, so when keys moved the members of the groups whose lowest
+    /// two changed (and the scanned sources) are redone, or every source when
+    /// the index did not hold throughout (`was`, `now`: before and after).
+    #[inline(always)]
+    fn redo_members(
+        &mut self,
+        keys_moved: bool,
+        was: bool,
+        now: bool,
+        d: usize,
+        acc: &mut [f32],
+        changed: &mut Changes<W>,
+    ) {
         if keys_moved {
-            if indexed_before && use_index && self.odd == 0 {
-                // Only the members of groups whose lowest two changed, and scanned sources, can see new targets.
-                for &code in &self.moved {
-                    for &m in self.groups.get(code) {
+            if was && now {
+                for &code in &self.queue {
+                    for &m in self.groups.members(code) {
                         self.redo.insert(m as usize);
                     }
                 }
@@ -422,13 +549,42 @@ impl<const W: usize> Head<W> {
                 (0..self.n).filter(|&j| self.class[j] != Class::Zero).for_each(|j| self.redo.insert(j));
             }
         }
+        self.queue.clear();
         for k in 0..self.redo.list.len() {
             let i = self.redo.list[k];
-            let t = self.target_of(i, use_index);
+            let t = self.own_target(i, now);
             if t != self.target[i] {
                 self.retarget(i, t, d, acc, changed);
             }
         }
+    }
+
+    /// Moves group `code`'s sum to where it goes now (its lowest two, or
+    /// nowhere without the index or sources), as [`Self::retarget`] moves a
+    /// column's V·x. Without the index the group's sources are scanned, so
+    /// it forgets them.
+    #[inline(always)]
+    fn settle(&mut self, code: u32, d: usize, acc: &mut [f32], changed: &mut Changes<W>) {
+        let g = self.groups.group_mut(code);
+        g.queued = false;
+        let t = if self.indexed { g.target() } else { NOWHERE };
+        let old = g.at;
+        if t != old {
+            g.at = t;
+            // Without sources the sum is exactly zero: nothing to move.
+            let sum = std::mem::take(&mut g.sum);
+            if g.sources > 0 {
+                self.move_sum(old, t, &sum, d, acc, changed);
+            }
+            self.groups.group_mut(code).sum = sum;
+        }
+        let g = self.groups.group_mut(code);
+        if !self.indexed || g.sources == 0 {
+            // (Kept allocated: the working column joins and leaves groups every step.)
+            g.sum.fill([0.0; 8]);
+            g.sources = 0;
+        }
+        self.groups.prune(code);
     }
 
     /// Every source's best two as the dense definition finds them (for the UI).
