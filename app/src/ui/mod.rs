@@ -407,10 +407,20 @@ pub(super) fn watch_size(root: NodeRef<leptos::html::Div>, size: RwSignal<(f64, 
         let Some(el) = root.get() else { return };
         let measure = {
             let el = el.clone();
-            move || size.set((f64::from(el.client_width()), f64::from(el.client_height())))
+            move || {
+                let now = (f64::from(el.client_width()), f64::from(el.client_height()));
+                if size.get_untracked() != now {
+                    size.set(now);
+                }
+            }
         };
         measure();
-        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure);
+        // The redraw a new size causes waits for the next frame: changing the layout inside the
+        // observer's own delivery is the "ResizeObserver loop" error browsers report.
+        let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+            let measure = measure.clone();
+            leptos::prelude::request_animation_frame(measure)
+        });
         if let Ok(obs) = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(f.as_ref())) {
             obs.observe(&el);
             let keep = send_wrapper::SendWrapper::new((obs, f));
