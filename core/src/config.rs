@@ -142,6 +142,14 @@ impl Config {
         SCRATCH_COLS + slot
     }
 
+    /// MULSTEP's multiplier slot for an operand in slot `slot`: the other slot of its
+    /// even/odd pair. The scratchpad's width is even, so the columns pair the same way
+    /// (`mem_col(partner(i)) = mem_col(i) ^ 1`): the weights flip the address's lowest bit.
+    pub const fn partner(&self, slot: usize) -> usize {
+        const { assert!(SCRATCH_COLS.is_multiple_of(2)) };
+        slot ^ 1
+    }
+
     /// Column of instruction `k`; also the initial PC for `k = 0`.
     pub const fn instr_col(&self, k: usize) -> usize {
         SCRATCH_COLS + self.mem_slots + k

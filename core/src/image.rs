@@ -5,7 +5,7 @@
 //! can execute without re-checking operand regions: only run-time pointers
 //! (LOAD/STORE/FIND) can still fault.
 
-use crate::config::Config;
+use crate::config::{Column, Config};
 use crate::debuginfo::DebugInfo;
 use crate::isa::{Instr, Opcode, Operand};
 use std::fmt;
@@ -236,7 +236,18 @@ impl Program {
             return Err("DROL needs two different operands: it writes both".into());
         }
         self.check_operand("b", ins.b, info.b)?;
-        self.check_operand("c", ins.c, info.c)
+        self.check_operand("c", ins.c, info.c)?;
+        if op == Opcode::Mulstep {
+            // c's partner holds the multiplier, which MULSTEP reads and writes like c and b.
+            let partner = ins.c ^ 1;
+            if !matches!(self.config.column(partner as usize), Column::Memory(_)) {
+                return Err(format!("MULSTEP's multiplier slot (c ^ 1 = column {partner}) is outside memory"));
+            }
+            if ins.b == partner {
+                return Err("MULSTEP writes b and c ^ 1: they must differ".into());
+            }
+        }
+        Ok(())
     }
 
     fn check_operand(&self, field: &str, v: u32, kind: Operand) -> Result<(), String> {

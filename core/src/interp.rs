@@ -147,6 +147,12 @@ impl Interp {
                     mem[b] = w((hi << 1) | top(lo));
                     mem[c] = w((lo << 1) | top(hi));
                 }
+                Opcode::Mulstep => {
+                    let m = cfg.partner(c);
+                    let add = if mem[m] < 0 { mem[c] } else { 0 };
+                    mem[b] = w((mem[b] << 1).wrapping_add(add));
+                    mem[m] = w(mem[m] << 1);
+                }
                 Opcode::Divsub => {
                     if cfg.unsigned(mem[b]) >= cfg.unsigned(mem[c]) {
                         mem[b] = cfg.wrap(mem[b] as i64 - mem[c] as i64 - cfg.word_min() as i64);

@@ -119,7 +119,7 @@ isa_table! {
         "if M[b] < 0: M[b] ← M[c]", "Conditional move: replaces b with c when b is negative.";
     Mulacc = 19, "MULACC", a: Nil, b: Mem, c: Mem, branches: false,
         "M[b] ← (M[b] << 1) + (MSB(M[b]) ? M[c] : 0)",
-        "One shift-and-add multiplication step; N steps with b = multiplier and c = multiplicand leave the product in b.";
+        "One shift-and-add step on a multiplier that shares b with the sum: N steps with b = multiplier and c = multiplicand leave the product in b only while the sum stays below the multiplier bits not yet used (MULSTEP keeps them apart).";
     Store = 20, "STORE", a: Nil, b: Mem, c: Mem, branches: false,
         "M[s + M[c]] ← M[b]",
         "Indirect write: c holds a slot index, read as an unsigned N-bit number; an index outside memory faults.";
@@ -129,6 +129,9 @@ isa_table! {
     Divsub = 22, "DIVSUB", a: Nil, b: Mem, c: Mem, branches: false,
         "if M[b] ≥ M[c] (unsigned): M[b] ← M[b] − M[c] + 2^(N−1)",
         "One restoring-division step: subtracts c from b when b ≥ c as unsigned numbers and, when b < 2·c ≤ 2^N, sets b's top bit to record it. N pairs DROL r, q; DIVSUB r, d (r = 0, q = dividend) leave the quotient in DROL r, q and the remainder in r's low bits.";
+    Mulstep = 23, "MULSTEP", a: Nil, b: Mem, c: Mem, branches: false,
+        "M[b] ← (M[b] << 1) + (MSB(M[c ^ 1]) ? M[c] : 0); M[c ^ 1] ← M[c ^ 1] << 1",
+        "One whole multiplication step: the multiplier sits in c's partner slot c ^ 1 (the other slot of c's even/odd pair) and gives up its top bit; b accumulates c when it was set. N steps from b = 0 leave the product of c and the multiplier in b, for every operand. b must not be c ^ 1.";
     Subleq = 32, "SUBLEQ", a: Mem, b: Mem, c: Target, branches: true,
         "M[b] ← M[b] − M[a]; if M[b] ≤ 0: PC ← c",
         "Subtract and branch if the result is not positive. Encoded with a = the column of the subtrahend (a ≥ 32).";
@@ -199,7 +202,7 @@ impl Instr {
 
     pub const HALT: Instr = Instr { a: 0, b: 0, c: 0 };
 
-    /// The operation this instruction encodes, or `None` for an undefined opcode (23..31).
+    /// The operation this instruction encodes, or `None` for an undefined opcode (24..31).
     pub fn opcode(self) -> Option<Opcode> {
         if self.a >= SUBLEQ_MIN_A {
             Some(Opcode::Subleq)

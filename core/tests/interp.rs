@@ -240,11 +240,11 @@ fn load_time_rejections_name_the_instruction() {
     let c = cfg("tiny");
     let mut prog = Program::empty(c);
     let check = |prog: &Program| Interp::new(prog).err().map(|e| (e.index, e.message));
-    prog.code = vec![Instr::ext(Opcode::Inc, c.mem_col(0) as u32, 0), Instr { a: 23, b: 0, c: 0 }];
+    prog.code = vec![Instr::ext(Opcode::Inc, c.mem_col(0) as u32, 0), Instr { a: 24, b: 0, c: 0 }];
     prog.locs = vec![None; 2];
     let (idx, msg) = check(&prog).unwrap();
     assert_eq!(idx, Some(1));
-    assert!(msg.contains("undefined opcode 23"), "{msg}");
+    assert!(msg.contains("undefined opcode 24"), "{msg}");
     prog.code[1] = Instr { a: 0, b: 5, c: 0 };
     assert!(check(&prog).unwrap().1.contains("must be 0"), "HALT with operands is rejected");
     prog.code[1] = Instr::ext(Opcode::Mov, c.instr_col(0) as u32, c.mem_col(1) as u32);
@@ -253,6 +253,14 @@ fn load_time_rejections_name_the_instruction() {
     assert!(check(&prog).unwrap().1.contains("outside the program"));
     prog.code[1] = Instr::subleq(c.instr_col(0) as u32, c.mem_col(0) as u32, c.instr_col(0) as u32);
     assert!(check(&prog).unwrap().1.contains("operand a = 40"), "SUBLEQ a must be a memory column");
+    prog.code[1] = Instr::ext(Opcode::Mulstep, c.mem_col(3) as u32, c.mem_col(2) as u32);
+    assert!(check(&prog).unwrap().1.contains("b and c ^ 1: they must differ"), "MULSTEP writes its multiplier");
+    let odd = loom_core::Config::custom(64, 8, 7).unwrap();
+    let mut short = Program::empty(odd);
+    short.code = vec![Instr::ext(Opcode::Mulstep, odd.mem_col(0) as u32, odd.mem_col(6) as u32)];
+    short.locs = vec![None];
+    let msg = check(&short).unwrap().1;
+    assert!(msg.contains("multiplier slot (c ^ 1 = column 39) is outside memory"), "{msg}");
     prog.code = vec![Instr::HALT; c.instr_slots() + 1];
     prog.locs = vec![None; prog.code.len()];
     let msg = check(&prog).unwrap().1;

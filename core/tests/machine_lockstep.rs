@@ -63,6 +63,9 @@ fn random_program(cfg: Config, rng: &mut Rng, len: usize) -> Program {
         let ins = match op {
             Opcode::Halt if rng.below(4) != 0 => continue,
             Opcode::Drol if b == c => continue,
+            // MULSTEP writes b and the multiplier in c's partner slot: they must differ, and the
+            // pointer mask in the last slot stays put.
+            Opcode::Mulstep if b == c ^ 1 || c ^ 1 == m(&cfg, mask) => continue,
             Opcode::Halt => Instr::HALT,
             Opcode::Subleq => Instr::subleq(m(&cfg, rng.below(slots - 1)), b, target),
             Opcode::Jmp => Instr::ext(op, 0, target),

@@ -3,6 +3,7 @@
 
 mod machine_common;
 use loom_core::isa::{Instr, Opcode};
+use loom_core::{Engine, Interp};
 use machine_common::*;
 
 /// Edge values for N bits: zero, ±1, the wrap edges, a few bit patterns.
@@ -25,7 +26,13 @@ fn pairs(rig: &mut Rig, op: Opcode, vals: &[i64]) {
             };
             let ins = if op == Opcode::Jmp { Instr::ext(op, 0, t(&c, 2)) } else { ins };
             let ins = if op == Opcode::Halt { Instr::HALT } else { ins };
-            let prog = program(c, vec![ins, Instr::HALT, Instr::HALT], &[(0, x), (1, y), (last, 3)]);
+            let mut data = vec![(0, x), (1, y), (last, 3)];
+            // MULSTEP's multiplier is c's partner, which must not be b: c = slot 2, multiplier in 3.
+            let ins = if op == Opcode::Mulstep { Instr::ext(op, m(&c, 0), m(&c, 2)) } else { ins };
+            if op == Opcode::Mulstep {
+                data.extend([(2, y), (3, !x)]);
+            }
+            let prog = program(c, vec![ins, Instr::HALT, Instr::HALT], &data);
             rig.check(&prog, 10, &format!("{op} {x}, {y}"));
         }
     }
@@ -51,6 +58,7 @@ fn truth_tables(name: &str, dense: bool) {
     pointers(&mut rig);
     find(&mut rig);
     mulacc_products(&mut rig);
+    mulstep_products(&mut rig);
     divisions(&mut rig);
     swap_same(&mut rig);
 }
@@ -110,6 +118,22 @@ fn mulacc_products(rig: &mut Rig) {
         let mut code = vec![Instr::ext(Opcode::Mulacc, m(&c, 0), m(&c, 1)); n];
         code.push(Instr::HALT);
         rig.check(&program(c, code, &[(0, x), (1, y)]), 100, &format!("MULACC {x}·{y}"));
+    }
+}
+
+/// N MULSTEPs from 0 leave x·y (wrapped) for any words, the extremes included.
+fn mulstep_products(rig: &mut Rig) {
+    let c = rig.cfg;
+    let n = c.word_bits as usize;
+    let (min, max) = (c.word_min() as i64, c.word_max() as i64);
+    for &(x, y) in &[(3, 5), (-7, 9), (13, -11), (max, 2), (-1, -1), (max, max), (min, -1), (min, min), (0, max)] {
+        let mut code = vec![Instr::ext(Opcode::Mulstep, m(&c, 0), m(&c, 2)); n];
+        code.push(Instr::HALT);
+        let prog = program(c, code, &[(0, 0), (2, x), (3, y)]);
+        rig.check(&prog, 100, &format!("MULSTEP {x}·{y}"));
+        let mut i = Interp::new(&prog).unwrap();
+        i.run(100, None);
+        assert_eq!(i.mem()[0], c.wrap(x.wrapping_mul(y)), "{x}·{y}");
     }
 }
 

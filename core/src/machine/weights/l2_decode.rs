@@ -54,6 +54,7 @@ fn minuend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         let shl = if i == 0 { Lin::konst(-1.0) } else { mb(i - 1) }.plus(&mb(i).neg());
         f.gated(&shl, &g.op(Opcode::Shl), out, 1.0);
         f.gated(&shl, &g.op(Opcode::Mulacc), out, 1.0);
+        f.gated(&shl, &g.op(Opcode::Mulstep), out, 1.0);
         // DROL's first word: the pair b:c rotated left, so bit 0 ← the top bit of M[c].
         let rol = if i == 0 { mc(n - 1) } else { mb(i - 1) }.plus(&mb(i).neg());
         f.gated(&rol, &g.op(Opcode::Drol), out, 1.0);
@@ -84,6 +85,8 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         let not_c = Lin::konst(1.0).plus(&word_bit(lay.buf_c, i).neg());
         f.gated_pos(&not_c, &g.op(Opcode::Add), out, 1.0);
         f.gated_pos(&not_c, &g.op(Opcode::Mulacc).plus(&g.b_negative()), out, 1.0);
+        // MULSTEP adds M[c] whatever the multiplier; L3 takes it back (`mulstep_settle`).
+        f.gated_pos(&not_c, &g.op(Opcode::Mulstep), out, 1.0);
         let c = Lin::konst(1.0).plus(&word_bit(lay.buf_c, i));
         f.gated_pos(&c, &g.op(Opcode::Sub), out, 1.0);
         let a = Lin::konst(1.0).plus(&word_bit(lay.buf_a, i));
@@ -98,6 +101,7 @@ fn subtrahend(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
     divsub(f, lay, g);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Add), lay.carry(), 1.0);
     f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Mulacc).plus(&g.b_negative()), lay.carry(), 1.0);
+    f.gated_pos(&Lin::konst(1.0), &g.op(Opcode::Mulstep), lay.carry(), 1.0);
 }
 
 /// DIVSUB's subtrahend: `M[c] + 2^(N−1)` when `u(M[b]) ≥ u(M[c])`, else 0.
@@ -198,7 +202,8 @@ pub fn divsub_settle(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
 }
 
 /// `buffer.load` = the column of the indirect access (LOAD/STORE: s + M[c],
-/// a real +32 on the pointer; SWAP and DROL: c), `buffer.find` = the value FIND seeks.
+/// a real +32 on the pointer; SWAP and DROL: c; MULSTEP: c ^ 1, the multiplier, its
+/// lowest bipolar bit negated), `buffer.find` = the value FIND seeks.
 fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
     let ptr = |t: usize| if t < lay.word { word_bit(lay.buf_c, t) } else { Lin::konst(-1.0) };
     for op in [Opcode::Load, Opcode::Store] {
@@ -226,6 +231,8 @@ fn addresses(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
         for op in [Opcode::Swap, Opcode::Drol] {
             f.gated(&Lin::row(lay.dec_c.bit(k), 1.0), &g.op(op), lay.load_temp.bit(k), 1.0);
         }
+        let flip = if k == 0 { -1.0 } else { 1.0 };
+        f.gated(&Lin::row(lay.dec_c.bit(k), flip), &g.op(Opcode::Mulstep), lay.load_temp.bit(k), 1.0);
     }
     for i in 0..lay.word {
         f.gated(&word_bit(lay.buf_c, i), &g.op(Opcode::Find), lay.find_temp.bit(i), 1.0);

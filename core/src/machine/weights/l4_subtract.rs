@@ -58,13 +58,27 @@ pub fn borrow_sum(lay: &Layout, i: usize) -> Lin {
 /// right for every operation L4 computes: min and sub are final after L2
 /// except for LOAD and FIND, whose min L3 is still filling (0, or FIND's
 /// half values) while their sub is 0 (all −1) and carry 0 — then S > 2^L and
-/// both ReLUs of the step are 0: no borrow, as LOAD's and FIND's results have.
+/// both ReLUs of the step are 0: no borrow, as LOAD's and FIND's results have —
+/// and MULSTEP, whose sub and carry L3 may set back to 0, taking the borrow back
+/// with them ([`take_back_low_borrow`]).
 pub fn low_borrow(f: &mut FfnBuilder, lay: &Layout, g: &Gates) {
     let l = limb_bits(lay);
     assert!(lay.word <= 2 * l, "the subtractor's borrow reaches one limb up: N ≤ {}", 2 * LIMB_BITS);
+    low_borrow_where(f, lay, &g.col0, 1.0);
+}
+
+/// Takes back, where `gate` opens, the borrow [`low_borrow`] found in the same
+/// layer: for an operation whose sub and carry this layer sets back to 0 (MULSTEP
+/// when the multiplier's top bit is 0), after which the low limb cannot borrow.
+pub fn take_back_low_borrow(f: &mut FfnBuilder, lay: &Layout, gate: &Lin) {
+    low_borrow_where(f, lay, gate, -1.0);
+}
+
+fn low_borrow_where(f: &mut FfnBuilder, lay: &Layout, gate: &Lin, w: f32) {
+    let l = limb_bits(lay);
     if lay.word > l {
         let s = limb_sum(lay, 0, l - 1, lay.carry());
-        f.step(&s.neg(), 1.0 - (1u32 << l) as f32, &g.col0, lay.borrow(), 1.0);
+        f.step(&s.neg(), 1.0 - (1u32 << l) as f32, gate, lay.borrow(), w);
     }
 }
 

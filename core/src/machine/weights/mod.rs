@@ -333,6 +333,11 @@ impl Gates {
         Lin::row(self.lay.buf_b.bit(self.lay.word - 1), 2.0 * self.big).plus_const(-self.big)
     }
 
+    /// Open when the word the LOAD head read into buffer.c (half-valued) is not negative.
+    pub fn c_nonnegative(&self) -> Lin {
+        Lin::row(self.lay.buf_c.bit(self.lay.word - 1), -2.0 * self.big).plus_const(-self.big)
+    }
+
     /// Open when the branch flag is 1.
     pub fn flag(&self) -> Lin {
         Lin::row(self.lay.flag(), self.big).plus_const(-self.big)
