@@ -272,13 +272,13 @@ quit
         main (r = 120, s = 121) at line 10
         10	printf("%d\n", s);
         121
-        [program halted after 391 steps]
+        [program halted after 231 steps]
         main (r = 120, s = 121) at line 10
         10	printf("%d\n", s);
         fact (n = 1) at line 2
         2	if (n <= 1)
         121
-        [program halted after 391 steps]
+        [program halted after 231 steps]
     "#]]
     .assert_eq(&out);
 }

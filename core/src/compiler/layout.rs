@@ -1,7 +1,8 @@
 //! Label resolution and memory layout: a small peephole pass over the
 //! symbolic code, then globals at slot 0 (declaration order, so the host can
 //! find them; string literals after them), the deduplicated constant pool, the
-//! console (when the program prints), the registers of recursive calls, the compile-time stack, and the run-time
+//! console (when the program prints), the registers of recursive calls, the
+//! compile-time stack, MULSTEP's operand pair (on an even slot), and the run-time
 //! stack of recursive calls in the rest of memory.
 
 use super::codegen::{ctype, CallGen, Item, Label, Lowered, Mem, Opd, Reg, Tracker};
@@ -47,6 +48,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     let mut recursion = false;
     let mut prints = false;
     let mut reads = false;
+    let mut multiplies = false;
     for it in &items {
         if let Item::Ins { a, b, c, .. } = it {
             for o in [a, b, c] {
@@ -59,6 +61,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
                     Opd::M(Mem::Reg(_)) => recursion = true,
                     Opd::M(Mem::Console) => prints = true,
                     Opd::M(Mem::Input) => reads = true,
+                    Opd::M(Mem::Mul(_)) => multiplies = true,
                     _ => {}
                 }
             }
@@ -70,7 +73,9 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     let input = console + usize::from(prints);
     let regs = input + usize::from(reads);
     let stack = regs + if recursion { REGS.len() } else { 0 };
-    let slots = stack + low.stack_slots;
+    // MULSTEP's pair starts on an even slot (its two words are partners).
+    let mul = (stack + low.stack_slots).next_multiple_of(2);
+    let slots = if multiplies { mul + 2 } else { stack + low.stack_slots };
     if count > cfg.instr_slots() || slots > cfg.mem_slots {
         return Err(budget_error(cfg, count, slots, globals, pool.len(), low.stack_slots));
     }
@@ -81,6 +86,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
             Mem::Reg(r) => regs + REGS.iter().position(|&x| x == r).expect("invariant: every register is listed"),
             Mem::Console => console,
             Mem::Input => input,
+            Mem::Mul(k) => mul + k,
             Mem::Frame(_) | Mem::Num(_) => unreachable!("invariant: these slots are placed by code generation"),
             other => {
                 globals + pool.iter().position(|p| *p == pooled(other)).expect("invariant: every constant is pooled")
@@ -169,6 +175,9 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
     }
     if low.stack_slots > 0 {
         prog.symbols.push(symbol("$stack", stack, low.stack_slots, true, "compiler", true));
+    }
+    if multiplies {
+        prog.symbols.push(symbol("$mul", mul, 2, true, "compiler", true));
     }
     prog.debug = debug_info(tracker, &prog.debug.at, ck, cfg, &slot_of);
     prog.frames = low.frames.iter().filter_map(|l| at.get(l).copied()).collect();

@@ -86,8 +86,9 @@ fn compile_into(
     match layout::layout(lowered, &checked, config) {
         Ok(p) => Some(p),
         Err(d) => {
-            // Unrolled long divisions cost 2N instructions each; looped ones fit where
-            // the program did before they existed, at twice the steps (still bounded by N).
+            // Unrolled long divisions and multiplications cost 2N and N instructions each;
+            // looped ones fit where the program did before they existed, at two or three
+            // times the steps (still bounded by N).
             match layout::layout(codegen::lower(&checked, config, true), &checked, config) {
                 Ok(p) => Some(p),
                 Err(_) => {

@@ -125,26 +125,25 @@ impl Gen<'_> {
         }
     }
 
-    /// `dst *= y`: shift-and-add over the multiplier's bits, most significant first.
-    /// The multiplier lives in its own register: MULACC's in-register form lets the
-    /// accumulated sum carry into multiplier bits not yet consumed.
+    /// `dst *= y`: N MULSTEPs, `dst` accumulating the multiplicand (dst's value, moved to
+    /// the MULSTEP pair's first word) while the multiplier (y, in the pair's second word)
+    /// gives up its top bit at each step: N + 3 steps whatever the operands (looped where
+    /// the unrolled steps do not fit: 3N + 4).
     pub(super) fn mul(&mut self, dst: Mem, y: Mem) {
-        let y = if y == dst { self.copy(y) } else { y };
-        let r = self.copy(dst);
-        let k = self.temp();
-        self.op2(Opcode::Mov, k, self.konst(self.cfg.word_bits as i64));
+        let (x, m) = (Mem::Mul(0), Mem::Mul(1));
+        self.op2(Opcode::Mov, x, dst);
+        self.op2(Opcode::Mov, m, y);
         self.op2(Opcode::Xor, dst, dst);
-        let (top, add, next) = (self.label(), self.label(), self.label());
-        self.place(top);
-        self.op1(Opcode::Shl, dst);
-        self.jump(Opcode::Cmp, Some(r), add);
-        self.jump(Opcode::Jmp, None, next);
-        self.place(add);
-        self.op2(Opcode::Add, dst, y);
-        self.place(next);
-        self.op1(Opcode::Shl, r);
-        self.op1(Opcode::Dec, k);
-        self.jump(Opcode::Jnz, Some(k), top);
+        if self.looped {
+            let (k, top) = (self.temp(), self.label());
+            self.op2(Opcode::Mov, k, self.konst(self.cfg.word_bits as i64));
+            self.place(top);
+            self.op2(Opcode::Mulstep, dst, x);
+            self.op1(Opcode::Dec, k);
+            self.jump(Opcode::Jnz, Some(k), top);
+        } else {
+            (0..self.cfg.word_bits).for_each(|_| self.op2(Opcode::Mulstep, dst, x));
+        }
     }
 
     /// `t ← |x|` in a new temporary, as an unsigned N-bit magnitude: `−x`, or `x`
@@ -184,7 +183,7 @@ impl Gen<'_> {
         let a = self.magnitude(dst);
         let p = self.temp();
         self.op2(Opcode::Xor, p, p);
-        if self.looped_division {
+        if self.looped {
             let (k, top) = (self.temp(), self.label());
             self.op2(Opcode::Mov, k, self.konst(self.cfg.word_bits as i64));
             self.place(top);

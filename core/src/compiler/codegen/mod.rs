@@ -61,6 +61,9 @@ pub enum Mem {
     /// The input: the slot the host writes the next unread byte to before an instruction
     /// reads it; an instruction that writes it tells the host the byte is consumed (see `input`).
     Input,
+    /// MULSTEP's operand pair: word 0 the multiplicand, word 1 the multiplier, in the two
+    /// slots of one even/odd pair (`Config::partner`), placed by layout after the stack.
+    Mul(usize),
     /// Parameter `i` of the number-printing routines, before their slots are known;
     /// becomes a `Stack` slot at the end of code generation (see `print`).
     Num(usize),
@@ -127,7 +130,7 @@ pub struct Gen<'a> {
     cfg: Config,
     /// Long divisions as a loop (4N + 1 steps, 5 instructions) instead of unrolled
     /// (2N steps, 2N instructions): the form a program takes when unrolled ones do not fit.
-    looped_division: bool,
+    looped: bool,
     r: &'a Resolved,
     items: Vec<Item>,
     labels: usize,
@@ -169,10 +172,10 @@ pub struct Gen<'a> {
     debug: debug::Tracker,
 }
 
-pub fn lower(r: &Resolved, cfg: Config, looped_division: bool) -> Lowered {
+pub fn lower(r: &Resolved, cfg: Config, looped: bool) -> Lowered {
     let mut g = Gen {
         cfg,
-        looped_division,
+        looped,
         r,
         items: Vec::new(),
         labels: 0,
