@@ -30,6 +30,8 @@ fn program_for(op: Opcode) -> String {
         Opcode::Cmov | Opcode::Mulacc => format!("{op} y, x"),
         Opcode::Load | Opcode::Store => format!("{op} x, p"),
         Opcode::Find => "FIND x, y".to_owned(),
+        // The multiplier is c's partner: y (−5, top bit set) for c = x.
+        Opcode::Mulstep => "MULSTEP z, x".to_owned(),
         Opcode::Subleq => "SUBLEQ x, z, end".to_owned(),
         _ => format!("{op} x, y"),
     };
@@ -224,7 +226,8 @@ fn each_head_that_matched_is_explained_with_its_scores() {
         }
         // Operations that read memory through a pointer have a head in L3 that reaches column 0; others say none did.
         let l3 = plain(&st.words.layers[2].words);
-        let indirect = matches!(op, Opcode::Load | Opcode::Store | Opcode::Swap | Opcode::Find | Opcode::Drol);
+        let indirect =
+            matches!(op, Opcode::Load | Opcode::Store | Opcode::Swap | Opcode::Find | Opcode::Drol | Opcode::Mulstep);
         assert_eq!(!l3.contains("No head fired"), indirect, "{op}: {l3}");
         println!("{op}: {}", plain(&st.words.instruction));
         for l in &st.words.layers {

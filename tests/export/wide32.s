@@ -1,7 +1,7 @@
 ; 32-bit words for the export check: carries and borrows across the
 ; subtractor's 16-bit limbs, the word's ends, a product step, and LOAD,
 ; STORE and FIND of words wider than 16 bits, and DIVSUB (compared in two
-; 16-bit limbs) and DROL on 32-bit words.
+; 16-bit limbs), DROL and MULSTEP on 32-bit words.
 .data a = 65535
 .data one = 1
 .data lo = -2147483648
@@ -29,6 +29,8 @@
        DIVSUB t, s       ; equal high limbs, the low one smaller: unchanged
        DIVSUB s, t       ; equal high limbs, the low one larger: subtracts
        DROL q, r
+       MULSTEP w, lo     ; the multiplier is lo's partner d
+       MULSTEP a, far    ; the multiplier is far's partner q
        CMP far, end
        HALT
 end:   XOR a, lo

@@ -435,9 +435,21 @@ impl Cx<'_> {
         s.text(", ");
         self.field(s, Some(2), self.lay.sub, 0);
         s.text(".");
-        if self.executing().and_then(|(_, i)| i.opcode()) == Some(crate::isa::Opcode::Drol) {
+        let op = self.executing().and_then(|(_, i)| i.opcode());
+        if op == Some(crate::isa::Opcode::Drol) {
             // Differences in {−2, 0, 2} per bit: not a word to print, so only named.
             s.text(" It also put c's new word less M[b], bit by bit, in buffer.find for L5's second write.");
+        }
+        if op == Some(crate::isa::Opcode::Mulstep) {
+            // The multiplier's top bit decides whether this step adds M[c].
+            s.text(" The LOAD head read the multiplier from c's partner slot: ");
+            self.field(s, Some(2), self.lay.buf_c, 0);
+            s.text(if self.field_number(Some(2), self.lay.buf_c, 0) < 0 {
+                "; its top bit is set, so sub keeps c's complement and the borrow-in 1: L4 computes 2·M[b] + M[c]."
+            } else {
+                "; its top bit is 0, so the FFN set sub and the borrow-in back to 0: L4 computes 2·M[b] only."
+            });
+            s.text(" It also put the multiplier shifted left, less M[b], in buffer.find for L5's second write.");
         }
     }
 
