@@ -44,21 +44,49 @@ fn prose(text: &str) -> String {
     out
 }
 
-/// Every `{{#include PATH}}` (relative to `dir`, `PATH:lines` allowed) replaced by the file's text.
+/// Every `{{#include PATH}}` (relative to `dir`) replaced by the file's text; `PATH:NAME`
+/// by the lines between its `ANCHOR: NAME` and `ANCHOR_END: NAME` markers, as mdBook
+/// includes them (`PATH:lines` includes the whole file: a superset).
 fn expand(text: &str, dir: &Path, page: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(start) = rest.find("{{#include ") {
         let end = rest[start..].find("}}").unwrap_or_else(|| panic!("{page}: an unclosed {{{{#include")) + start;
         let target = rest[start + "{{#include ".len()..end].trim();
-        let path = dir.join(target.split(':').next().unwrap_or(target));
+        let (file, anchor) = target.split_once(':').unwrap_or((target, ""));
+        let path = dir.join(file);
         assert!(path.is_file(), "{page}: {{{{#include {target}}}}} names no file ({})", path.display());
         out.push_str(&rest[..start]);
-        out.push_str(&read(&path));
+        let included = read(&path);
+        if anchor.is_empty() || anchor.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push_str(&included);
+        } else {
+            out.push_str(&anchored(&included, anchor).unwrap_or_else(|| {
+                panic!("{page}: {{{{#include {target}}}}}: {} has no ANCHOR: {anchor}", path.display())
+            }));
+        }
         rest = &rest[end + 2..];
     }
     out.push_str(rest);
     out
+}
+
+/// The lines between `ANCHOR: name` and `ANCHOR_END: name`, without marker lines.
+fn anchored(text: &str, name: &str) -> Option<String> {
+    // mdBook's name: the word characters and dashes after the marker.
+    let word =
+        |r: &str| r.trim_start().split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).next() == Some(name);
+    let is = |line: &str, marker: &str| line.split(marker).nth(1).is_some_and(word);
+    let mut lines = text.lines().skip_while(|l| !is(l, "ANCHOR:"));
+    lines.next()?;
+    let mut out = String::new();
+    for line in lines.take_while(|l| !is(l, "ANCHOR_END:")) {
+        if !line.contains("ANCHOR:") && !line.contains("ANCHOR_END:") {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Some(out)
 }
 
 /// The id mdBook gives a heading's text: alphanumerics lowercased, `-` and
@@ -269,4 +297,14 @@ fn the_id_rule_is_mdbooks() {
     assert_eq!(heading_id("An iframe: index.html?embed"), "an-iframe-indexhtmlembed");
     let ids = heading_ids("# A\n## What errors mean\n### L1 fetch {#l1}\n```\n# not a heading\n```\n## A\n");
     assert_eq!(ids, ["a", "a-1", "l1", "what-errors-mean"].map(String::from).into());
+}
+
+#[test]
+fn an_anchored_include_takes_its_block_only() {
+    let text =
+        "[out](x.md)\n<!-- ANCHOR: a -->\nin\n<!-- ANCHOR: b -->\nb\n<!-- ANCHOR_END: b -->\n<!-- ANCHOR_END: a -->\n";
+    assert_eq!(anchored(text, "a").as_deref(), Some("in\nb\n"));
+    assert_eq!(anchored(text, "b").as_deref(), Some("b\n"));
+    assert_eq!(anchored(text, "c"), None);
+    assert_eq!(anchored("<!-- ANCHOR: ab -->\nx\n<!-- ANCHOR_END: ab -->\n", "a"), None);
 }
