@@ -12,6 +12,7 @@
 //! words. It never interprets the source: a program is text, whatever it holds.
 
 use loom_core::frontend::demos::DEMOS;
+use loom_core::frontend::report::grouped;
 use loom_core::frontend::Config;
 use loom_core::frontend::{EngineKind, Lang};
 use serde::{Deserialize, Serialize};
@@ -108,7 +109,12 @@ impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             LinkError::TooLong(n) => {
-                write!(f, "the link is too long ({} characters; at most {})", group(*n), group(MAX_LINK))
+                write!(
+                    f,
+                    "the link is too long ({} characters; at most {})",
+                    grouped(*n as u64),
+                    grouped(MAX_LINK as u64)
+                )
             }
             LinkError::Damaged(why) => write!(f, "the link is damaged: {why}"),
             LinkError::Unknown(what, name) => {
@@ -135,19 +141,6 @@ fn shorten(s: &str) -> String {
     }
 }
 
-/// `12345` → `"12,345"`.
-pub fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The fragment (without `#`) of a v2 link to `state`.
 pub fn encode(state: &Shared) -> String {
     let json = serde_json::to_vec(state).expect("invariant: a Shared always serializes");
@@ -170,7 +163,7 @@ pub fn unpack(payload: &str) -> Result<Vec<u8>, LinkError> {
     miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_UNPACKED).map_err(|e| {
         LinkError::Damaged(match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                format!("it unpacks to more than {} bytes", group(MAX_UNPACKED))
+                format!("it unpacks to more than {} bytes", grouped(MAX_UNPACKED as u64))
             }
             _ => "its data is cut off or corrupt".into(),
         })
@@ -238,5 +231,5 @@ pub fn percent_decode(s: &str) -> Result<String, LinkError> {
 /// What to say about a link's length: `None` when it is short.
 pub fn length_note(link_len: usize) -> Option<String> {
     (link_len > LONG_LINK)
-        .then(|| format!("{} characters: some mail and chat programs cut links this long", group(link_len)))
+        .then(|| format!("{} characters: some mail and chat programs cut links this long", grouped(link_len as u64)))
 }

@@ -159,3 +159,17 @@ fn keyed(prog: &Program) -> impl Iterator<Item = (String, &Symbol)> {
         (if shared { format!("{}.{}", s.scope, s.name) } else { s.name.clone() }, s)
     })
 }
+
+/// A count with its digits in groups of three (`1234567` → `1,234,567`), as the page and
+/// the manual's tables print steps and sizes.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

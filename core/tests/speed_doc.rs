@@ -9,6 +9,7 @@
 //! page's other blocks, which depend on the machine.
 
 use loom_core::compiler::compile;
+use loom_core::frontend::report::grouped;
 use loom_core::frontend::EngineKind;
 use loom_core::state::Status;
 use loom_core::Config;
@@ -164,22 +165,9 @@ fn cost(op: &Op, config: Config, baselines: &mut HashMap<(i64, i64), u64>) -> Co
     out
 }
 
-/// `12995689` → `12,995,689`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `≤ 45: met` or `≤ 45: not yet`.
 fn target(bound: u64, figure: u64) -> String {
-    format!("≤ {}: {}", thousands(bound), if figure <= bound { "met" } else { "not yet" })
+    format!("≤ {}: {}", grouped(bound), if figure <= bound { "met" } else { "not yet" })
 }
 
 /// The block of `docs/speed.md`, rendered.
@@ -204,7 +192,7 @@ fn render() -> String {
         let mut last = Cost { most: (0, 0, 0), fewest: 0 };
         for (c, base) in configs.iter().zip(&mut baselines) {
             last = cost(op, *c, base);
-            s += &format!(" {} |", thousands(last.most.0));
+            s += &format!(" {} |", grouped(last.most.0));
         }
         let bits = configs.last().expect("a preset").word_bits;
         let goal = op.target.map_or_else(|| "—".into(), |t| target(t, last.most.0));
@@ -212,7 +200,7 @@ fn render() -> String {
         let at = if last.fewest == most {
             "any operands".into()
         } else {
-            format!("`{} {} {}` (fewest: {})", literal(a, bits), op.symbol, literal(b, bits), thousands(last.fewest))
+            format!("`{} {} {}` (fewest: {})", literal(a, bits), op.symbol, literal(b, bits), grouped(last.fewest))
         };
         s += &format!(" {goal} | {at} |\n");
     }
@@ -221,7 +209,7 @@ fn render() -> String {
     for c in &configs {
         match run(PRIMES, *c) {
             Ok((steps, _)) => {
-                s += &format!(" {} |", thousands(steps));
+                s += &format!(" {} |", grouped(steps));
                 if let Some(&(bits, bound)) = PRIMES_TARGETS.iter().find(|t| t.0 == c.word_bits) {
                     goals.push(format!("{}-bit {}", bits, target(bound, steps)));
                 }
@@ -265,8 +253,8 @@ fn the_helpers_mean_what_they_say() {
     assert_eq!(wrap(0x5555_5555, 8), 0x55);
     assert_eq!(wrap(128, 8), -128);
     assert_eq!(literal(-128, 8), "-127 - 1");
-    assert_eq!(thousands(12_995_689), "12,995,689");
-    assert_eq!(thousands(195), "195");
+    assert_eq!(grouped(12_995_689), "12,995,689");
+    assert_eq!(grouped(195), "195");
     let doc = "x\n<!-- B -->\nold\n<!-- E -->\ny\n";
     assert_eq!(replace_block(doc, "<!-- B -->", "<!-- E -->", "new\n"), "x\n<!-- B -->\nnew\n<!-- E -->\ny\n");
 }

@@ -5,6 +5,7 @@ use super::{Client, Thread};
 use crate::session::protocol::Status;
 use crate::session::value_text;
 use leptos::prelude::*;
+use loom_core::frontend::report::grouped;
 use loom_core::frontend::Config;
 use wasm_bindgen::JsCast;
 
@@ -82,19 +83,6 @@ pub fn ThreadNote(client: Client) -> impl IntoView {
         },
     );
     view! { <span data-testid="thread" class=class title=title>{text}</span> }
-}
-
-/// `1234567` as `1,234,567`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A duration in words: `45 s`, `2 min 31 s`, `1 h 4 min`.
