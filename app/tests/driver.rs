@@ -106,11 +106,10 @@ fn demos_advance_past_their_first_frame_at_every_speed() {
                 assert!(sim.driver.view().note.is_some_and(|n| n.contains("key")));
                 sim.send(Command::Key { key: "ArrowDown".into() });
             }
-            // Two frames: the run went on past the first one (slow speeds need simulated minutes:
-            // sort's second frame is about 700 steps in).
+            // Two frames: the run went on past the first one (slow speeds need simulated minutes).
             let frames = |sim: &Sim| sim.events.iter().filter(|e| matches!(e, Event::Frame(_))).count();
             let start = frames(&sim);
-            while frames(&sim) < start + 2 && sim.t < 1_200_000.0 && sim.driver.running() {
+            while frames(&sim) < start + 2 && sim.t < 600_000.0 && sim.driver.running() {
                 sim.run_for(1.0);
             }
             assert!(frames(&sim) >= start + 2, "{id} at {speed}/s: {} steps, {} frames", sim.steps(), frames(&sim));
