@@ -27,11 +27,21 @@ pub const SLICE_MS: f64 = 20.0;
 /// ticking at once again would flood the page with them.
 const FRAME_MS: f64 = 1000.0 / 60.0;
 
+/// A tick asked for through the wake channel also gets a timer this late, and
+/// whichever comes first runs it. WebKit's runs twice stalled for good with the
+/// status "running" (CI's stop 38, and a call stack stuck at its first frame):
+/// a run's loop only lives while its next wake-up arrives, and a lost one
+/// would stop it exactly so. The timer costs one timeout per slice.
+const WAKE_BACKSTOP_MS: i32 = 100;
+
 struct Worker {
     scope: DedicatedWorkerGlobalScope,
     driver: Option<Driver>,
-    /// Whether a tick is already scheduled (so commands never start a second loop).
-    ticking: bool,
+    /// The scheduled tick's number, if one is scheduled (so commands never
+    /// start a second loop, and a late wake-up of an earlier one does nothing).
+    ticking: Option<u32>,
+    /// The number the next scheduled tick gets.
+    scheduled: u32,
     /// Posting to it schedules a tick as a task of its own, without timers' clamping.
     wake: MessageChannel,
 }
@@ -58,10 +68,15 @@ pub fn start() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let Ok(wake) = MessageChannel::new() else { return };
-    let worker: Shared = Rc::new(RefCell::new(Worker { scope: scope.clone(), driver: None, ticking: false, wake }));
+    let worker: Shared =
+        Rc::new(RefCell::new(Worker { scope: scope.clone(), driver: None, ticking: None, scheduled: 0, wake }));
     let on_wake = {
         let worker = worker.clone();
-        Closure::<dyn Fn()>::new(move || tick(&worker))
+        Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(number) = e.data().as_f64() {
+                tick(&worker, number as u32);
+            }
+        })
     };
     worker.borrow().wake.port1().set_onmessage(Some(on_wake.as_ref().unchecked_ref()));
     on_wake.forget();
@@ -106,29 +121,36 @@ fn receive(worker: &Shared, data: JsValue) {
 fn schedule(worker: &Shared, next: Next) {
     let mut w = worker.borrow_mut();
     let Some(driver) = w.driver.as_ref().filter(|d| d.running()) else { return };
-    if w.ticking {
+    if w.ticking.is_some() {
         return;
     }
     let next = if next == Next::Soon && driver.speed() != 0 { Next::After(FRAME_MS) } else { next };
+    let number = w.scheduled;
+    let later = |ms: i32| {
+        let worker = worker.clone();
+        let later = Closure::once_into_js(move || tick(&worker, number));
+        let _ = w.scope.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), ms);
+    };
     match next {
-        Next::Idle => {}
+        Next::Idle => return,
         Next::Soon => {
-            w.ticking = true;
-            let _ = w.wake.port2().post_message(&JsValue::UNDEFINED);
+            let _ = w.wake.port2().post_message(&JsValue::from(number));
+            later(WAKE_BACKSTOP_MS);
         }
-        Next::After(ms) => {
-            w.ticking = true;
-            let worker = worker.clone();
-            let later = Closure::once_into_js(move || tick(&worker));
-            let _ = w.scope.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), ms as i32);
-        }
+        Next::After(ms) => later(ms as i32),
     }
+    w.ticking = Some(number);
+    w.scheduled = number.wrapping_add(1);
 }
 
-fn tick(worker: &Shared) {
+/// Runs tick `number` if it is still the one scheduled.
+fn tick(worker: &Shared, number: u32) {
     let next = {
         let mut w = worker.borrow_mut();
-        w.ticking = false;
+        if w.ticking != Some(number) {
+            return;
+        }
+        w.ticking = None;
         let scope = w.scope.clone();
         let Some(driver) = w.driver.as_mut() else { return };
         let (events, next) = driver.tick(&mut || now(&scope), SLICE_MS);
