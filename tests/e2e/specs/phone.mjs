@@ -69,18 +69,31 @@ export const tests = [
       if (near.bottom > near.height || near.top - near.run > 400)
         throw new Error(`the board is at ${near.top.toFixed(0)}…${near.bottom.toFixed(0)} px, Run ends at ${near.run.toFixed(0)} px, the screen is ${near.height} px`);
       await page.shot("23-phone-snake-board");
-      // 1,000 steps/s: a few moves a second, so each tap lands before the snake meets a wall.
-      await page.select(tid("speed"), "1000");
+      // 100 steps/s: about two moves a second (a frame is about 50 steps), so Left lands while the
+      // snake, heading up from row 4, is still moves from the wall (at 1,000 steps/s the game runs
+      // at its 12 frames a second, and a slow round trip missed the half second it had).
+      await page.select(tid("speed"), "100");
       await page.tap(tid("run"));
       await page.expectText("status", "running");
       // The snake starts heading right; up, then left, are legal turns.
-      for (const [arrow, dir] of [
-        ["Up", "1"],
-        ["Left", "4"],
-      ]) {
-        await page.tap(`${tid("demo-key")}[aria-label="Move ${arrow.toLowerCase()}"]`);
-        await until(`dir = ${dir} after ${arrow}`, async () => (await page.variables()).dir === dir);
-      }
+      await page.tap(`${tid("demo-key")}[aria-label="Move up"]`);
+      await until("dir = 1 after Up", async () => (await page.variables()).dir === "1");
+      // The editor follows the running line in its own box: the page stays on the board and its arrows.
+      const board = await page.eval((grid) => {
+        const b = document.querySelector(grid).getBoundingClientRect();
+        return { top: b.top, bottom: b.bottom, height: innerHeight };
+      }, tid("demo-grid"));
+      if (board.bottom < 0 || board.top > board.height)
+        throw new Error(`the page moved off the board while the game ran: the board is at ${board.top.toFixed(0)}…${board.bottom.toFixed(0)} px`);
+      await page.tap(`${tid("demo-key")}[aria-label="Move left"]`);
+      // The head went up from row 4, then left from column 2.
+      let seen = {};
+      await until("dir = 4, the head above row 4 and left of column 2, after Left", async () => {
+        seen = await page.variables();
+        return seen.dir === "4" && Number(seen.y) < 4 && Number(seen.x) < 2;
+      }).catch((e) => {
+        throw new Error(`${e.message}: dir = ${seen.dir}, x = ${seen.x}, y = ${seen.y}`);
+      });
       await page.shot("22-phone-snake");
       // (The snake may have met a wall by now, which halts the game.)
       if ((await page.text("status")).includes("running")) await page.tap(tid("run"));

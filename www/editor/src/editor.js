@@ -191,26 +191,41 @@ function setDiagnostics(handle, diagnostics) {
   view.dispatch(lintDiagnostics(view.state, list));
 }
 
+// Scrolls the editor's own scroller, and nothing around it, so `line` is in
+// view with a margin. CodeMirror's scrollIntoView also scrolls the page: on a
+// phone, where the editor sits below a demo's board, a running program
+// pulled the page to its line at every view, away from the arrows being tapped.
+function showLine(view, line) {
+  if (line < 1 || line > view.state.doc.lines) return;
+  view.requestMeasure({
+    read() {
+      const block = view.lineBlockAt(view.state.doc.line(line).from);
+      const scroller = view.scrollDOM;
+      const offset = view.documentTop - scroller.getBoundingClientRect().top + scroller.scrollTop;
+      return { top: offset + block.top, bottom: offset + block.bottom, scroller };
+    },
+    write({ top, bottom, scroller }) {
+      const margin = 40;
+      if (top - margin < scroller.scrollTop) scroller.scrollTop = Math.max(0, top - margin);
+      else if (bottom + margin > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = bottom + margin - scroller.clientHeight;
+    },
+  });
+}
+
 function setCurrentLine(handle, line) {
   const view = editors.get(handle)?.view;
   if (!view) return;
   line = Number(line) || 0;
-  const effects = [setCurrentLineEffect.of(line)];
-  if (line >= 1 && line <= view.state.doc.lines) {
-    effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest", yMargin: 40 }));
-  }
-  view.dispatch({ effects });
+  view.dispatch({ effects: setCurrentLineEffect.of(line) });
+  showLine(view, line);
 }
 
 function setFrameLine(handle, line) {
   const view = editors.get(handle)?.view;
   if (!view) return;
   line = Number(line) || 0;
-  const effects = [setFrameLineEffect.of(line)];
-  if (line >= 1 && line <= view.state.doc.lines) {
-    effects.push(EditorView.scrollIntoView(view.state.doc.line(line).from, { y: "nearest", yMargin: 40 }));
-  }
-  view.dispatch({ effects });
+  view.dispatch({ effects: setFrameLineEffect.of(line) });
+  showLine(view, line);
 }
 
 // The 1-based line the caret (the main selection's head) is on.
