@@ -374,6 +374,8 @@ impl Driver {
         }
         if let Some(d) = self.demo.as_mut().filter(|d| d.held) {
             if !d.started {
+                // Waiting for the player banks no steps: the first key starts the game at its speed, not in a burst.
+                self.last = clock();
                 return (Vec::new(), Next::After(HELD_POLL_MS));
             }
             // The first key came: it goes in at the frame the game waited at.
