@@ -97,7 +97,8 @@ fn long_flat_chains_compile() {
     let prog = out.program.unwrap_or_else(|| panic!("{:?}", out.diagnostics));
     let mut m = loom_core::Interp::new(&prog).unwrap();
     loom_core::Engine::run(&mut m, 1_000_000, None);
-    assert_eq!((m.mem()[0], m.mem()[1]), (10_000i32 as i8 as i32, 401i32 as i8 as i32));
+    // Slot 0 is NULL's; the globals start at 1.
+    assert_eq!((m.mem()[1], m.mem()[2]), (10_000i32 as i8 as i32, 401i32 as i8 as i32));
 }
 
 #[test]
@@ -239,12 +240,12 @@ fn program_too_large_names_a_configuration_that_fits() {
         "int big[32];\nint main() { big[31] = 1; }\n",
         "small",
         expect![[r#"
-            error: the program does not fit: it needs 33 memory slots (`small` has 32)
+            error: the program does not fit: it needs 34 memory slots (`small` has 32)
              --> prog.c:1:1
               |
             1 | int big[32];
               | ^
-              = note: memory: 32 for globals, 1 for constants, 0 for locals and temporaries
+              = note: memory: 1 for NULL, 32 for globals, 1 for constants, 0 for locals and temporaries
               = hint: the `compact` configuration fits (compact (146×512, N = 8, m = 160, 320 instruction slots))
         "#]],
     );

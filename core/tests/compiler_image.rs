@@ -70,7 +70,8 @@ fn an_array_can_fill_memory_to_the_last_slot() {
     assert_eq!(prog.used_slots(), cfg.mem_slots, "memory is exactly full");
     let mut m = Interp::new(&prog).unwrap();
     assert_eq!(m.run(100_000, None), Status::Halted);
-    assert_eq!(m.read_slot(k - 1), 101 - k as i32);
+    let a = prog.symbol("a").unwrap().slot;
+    assert_eq!(m.read_slot(a + k - 1), 101 - k as i32);
 }
 
 #[test]
@@ -148,7 +149,7 @@ fn warnings_do_not_stop_compilation() {
     assert_eq!(msgs, [(1, false, "`#pragma` is ignored"), (4, false, "division by zero")]);
     let prog = out.program.unwrap();
     let mut m = Interp::new(&prog).unwrap();
-    m.write_slot(0, 1);
+    m.write_slot(prog.symbol("x").unwrap().slot, 1);
     match m.run(1000, None) {
         Status::Fault { pc, message } => {
             assert_eq!((message.as_str(), prog.line_at_pc(pc)), ("division by zero", Some(4)))

@@ -15,13 +15,18 @@ fn build(src: &str) -> Program {
     out.program.unwrap_or_else(|| panic!("{src}\n{:#?}", out.diagnostics))
 }
 
-/// Runs `prog` with globals `a` (slot 0) and `b` (slot 1) set; returns the status and `r` (slot 2).
+/// The slot of the global `name` (slot 0 is NULL's: globals start at 1).
+fn slot(prog: &Program, name: &str) -> usize {
+    prog.symbol(name).unwrap_or_else(|| panic!("no global `{name}`")).slot
+}
+
+/// Runs `prog` with globals `a` and `b` set; returns the status and `r`.
 fn run(prog: &Program, a: i64, b: i64) -> (Status, i32) {
     let mut m = Interp::new(prog).unwrap();
-    m.write_slot(0, a);
-    m.write_slot(1, b);
+    m.write_slot(slot(prog, "a"), a);
+    m.write_slot(slot(prog, "b"), b);
     let status = m.run(100_000, None);
-    (status, m.read_slot(2))
+    (status, m.read_slot(slot(prog, "r")))
 }
 
 fn wrap(v: i64) -> i32 {
@@ -149,8 +154,8 @@ fn sixteen_bit_products_and_quotients_at_the_edges() {
         for &a in &vals {
             for &b in &vals {
                 let mut m = Interp::new(&prog).unwrap();
-                m.write_slot(0, a);
-                m.write_slot(1, b);
+                m.write_slot(slot(&prog, "a"), a);
+                m.write_slot(slot(&prog, "b"), b);
                 let status = m.run(1_000_000, None);
                 let want = match op {
                     "*" => w.wrap(a * b),
@@ -164,7 +169,7 @@ fn sixteen_bit_products_and_quotients_at_the_edges() {
                     ">=" => (a >= b) as i32,
                     _ => w.wrap(a - b),
                 };
-                assert_eq!((status, m.read_slot(2)), (Status::Halted, want), "{a} {op} {b}");
+                assert_eq!((status, m.read_slot(slot(&prog, "r"))), (Status::Halted, want), "{a} {op} {b}");
             }
         }
     }
@@ -242,8 +247,12 @@ fn conversions_follow_c() {
         let prog = out.program.unwrap_or_else(|| panic!("{body}: {:#?}", out.diagnostics));
         for a in (-32768..32768i64).step_by(97).chain([-32768, -129, -128, -1, 0, 127, 128, 255, 256, 32767]) {
             let mut m = Interp::new(&prog).unwrap();
-            m.write_slot(0, a);
-            assert_eq!((m.run(100_000, None), m.read_slot(2)), (Status::Halted, w.wrap(f(a))), "{body} a = {a}");
+            m.write_slot(slot(&prog, "a"), a);
+            assert_eq!(
+                (m.run(100_000, None), m.read_slot(slot(&prog, "r"))),
+                (Status::Halted, w.wrap(f(a))),
+                "{body} a = {a}"
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 // A pointer that leaves memory faults with its line (there is no pointer into code).
 // gcc: no (an access outside the program's memory: a signal under gcc, if any)
 // expect: before = 1
-// fault: LOAD: pointer 201 is outside memory (slots 0..159) @ 10
+// fault: LOAD: pointer 202 is outside memory (slots 0..159) @ 10
 int before;
 int xs[3];
 int main() {

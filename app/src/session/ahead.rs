@@ -16,7 +16,7 @@ use loom_core::frontend::Status;
 /// The look-ahead gives up after spending this long (an endless loop has no total).
 const GIVE_UP_MS: f64 = 2_000.0;
 /// Or after this many steps, whatever the clock says: the hard Sudoku takes
-/// 37.9 M, and a clock that does not see the work (a test's simulated one)
+/// 40.9 M, and a clock that does not see the work (a test's simulated one)
 /// must not let an endless loop run ahead for billions.
 const GIVE_UP_STEPS: u64 = 64_000_000;
 

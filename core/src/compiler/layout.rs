@@ -1,6 +1,6 @@
 //! Label resolution and memory layout: a small peephole pass over the
-//! symbolic code, then globals at slot 0 (declaration order, so the host can
-//! find them; string literals after them), the deduplicated constant pool, the
+//! symbolic code, then slot 0 for NULL (no object there), the globals from slot 1
+//! (declaration order, so the host can find them; string literals after them), the deduplicated constant pool, the
 //! console (when the program prints), the registers of recursive calls, the
 //! compile-time stack, MULSTEP's operand pair (on an even slot), and the run-time
 //! stack of recursive calls in the rest of memory.
@@ -138,7 +138,8 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
             prog.symbols.push(symbol(&v.name, slot, v.ty.words(), v.ty.is_aggregate(), &v.scope, library));
         }
     }
-    let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(0);
+    prog.symbols.push(symbol("$null", 0, 1, false, "compiler", true));
+    let user_globals = ck.vars.iter().filter_map(|v| v.global_slot.map(|s| s + v.ty.words())).max().unwrap_or(1);
     if globals > user_globals {
         prog.symbols.push(symbol("$strings", user_globals, globals - user_globals, true, "compiler", true));
     }
@@ -276,7 +277,8 @@ fn budget_error(cfg: Config, instrs: usize, slots: usize, globals: usize, pool: 
     let d =
         Diagnostic::error(Span::new(1, 1, 2), format!("the program does not fit: it needs {}", parts.join(" and ")))
             .with_note(format!(
-                "memory: {globals} for globals, {pool} for constants, {stack} for locals and temporaries"
+                "memory: 1 for NULL, {} for globals, {pool} for constants, {stack} for locals and temporaries",
+                globals - 1
             ));
     match Config::smallest_fitting(instrs, slots, cfg.word_bits) {
         Some(c) => d.with_hint(format!("the `{}` configuration fits ({c})", c.name)),

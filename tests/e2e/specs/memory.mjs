@@ -4,8 +4,7 @@
 import assert from "node:assert/strict";
 import { tid, until } from "../harness/page.mjs";
 
-// `first` comes first: slot 0 is also NULL, so a pointer to the first global would read
-// as NULL (a known limitation of the memory layout).
+// `first` comes first, in slot 1 (slot 0 is NULL's), before the array the pointer walks.
 const POOL = `int first;
 int a[4];
 struct node { int v; struct node *next; } pool[4];

@@ -90,7 +90,8 @@ pub fn check(unit: Unit, cfg: Config, sink: &mut Sink) -> Option<Resolved> {
         switches: Vec::new(),
         labels: HashMap::new(),
         gotos: Vec::new(),
-        data: Vec::new(),
+        // Slot 0 is NULL's: no object lives there, so no valid pointer compares equal to NULL.
+        data: vec![0],
         names: HashMap::new(),
         callees: HashMap::new(),
         types: HashMap::new(),

@@ -96,8 +96,8 @@ impl Gen<'_> {
                 if w > 1 {
                     self.mul_const(p, w as i64, None);
                 }
-                // An array at slot 0 needs no base added.
-                if !matches!(base, Mem::GlobalAddr(0) | Mem::Const(0)) {
+                // A null base (`((int *)0)[i]`) adds nothing; no object is at slot 0.
+                if base != Mem::Const(0) {
                     self.op2(Opcode::Add, p, base);
                 }
                 Place::Indirect(p)

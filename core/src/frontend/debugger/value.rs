@@ -70,8 +70,8 @@ impl Reader<'_> {
 
     /// Where a pointer to `to` (its pointee type, when known) points, in the words of the
     /// program: the object of that type there (`→ pool[3]` for a `struct node *`,
-    /// `→ pool[3].v` for an `int *`). Zero is `NULL` (C's null pointer), even where slot 0
-    /// holds the first global.
+    /// `→ pool[3].v` for an `int *`). Zero is `NULL` (C's null pointer): the compiler keeps
+    /// slot 0 free, so no object is there.
     pub fn pointer(&self, to: Option<&CType>, v: i32) -> String {
         match usize::try_from(v).ok().filter(|&s| s < self.mem_slots) {
             None => format!("outside memory ({v})"),
