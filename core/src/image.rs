@@ -71,6 +71,11 @@ pub struct Program {
     /// the byte it read, and the host moves on to the next.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub input_advances: Vec<usize>,
+    /// Whether slot 0 is NULL's: the compiler places no object there, so a LOAD or STORE
+    /// through pointer 0 is C's null pointer dereference and faults (`state::precheck`).
+    /// Off for assembly, which may use slot 0 like any other.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reserves_null: bool,
     /// What the compiler knows of each instruction and variable (empty from the assembler).
     /// Not part of any JSON contract.
     #[serde(skip)]
@@ -123,6 +128,7 @@ impl Program {
             input: None,
             input_reads: Vec::new(),
             input_advances: Vec::new(),
+            reserves_null: false,
             debug: DebugInfo::default(),
         }
     }

@@ -166,7 +166,7 @@ impl Interp {
                     }
                 }
                 Opcode::Load | Opcode::Store | Opcode::Find => {
-                    if let Some(message) = precheck(&cfg, self.prog.code[k], mem) {
+                    if let Some(message) = precheck(&self.prog, self.prog.code[k], mem) {
                         break Status::Fault { pc: cfg.instr_col(k), message };
                     }
                     match op {

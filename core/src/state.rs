@@ -1,7 +1,6 @@
 //! Machine state as the ISA sees it, shared by every engine so they can be
 //! compared (lockstep) and reported (`loom run --json`, the UI) the same way.
 
-use crate::config::Config;
 use crate::image::Program;
 use crate::isa::{Instr, Opcode};
 
@@ -43,17 +42,21 @@ impl Status {
     }
 }
 
-/// Whether executing `ins` in state `mem` faults, and why. Every engine calls
-/// this before a step, so a bad pointer stops the run instead of writing
-/// somewhere wrong; the transformer calls it on its *decoded* state.
-pub fn precheck(cfg: &Config, ins: Instr, mem: &[i32]) -> Option<String> {
+/// Whether executing `ins` of `prog` in state `mem` faults, and why. Every engine
+/// calls this before a step, so a bad pointer stops the run instead of writing
+/// somewhere wrong; the transformer calls it on its *decoded* state. A program
+/// compiled from C also faults on NULL (`Program::reserves_null`), as C's would.
+pub fn precheck(prog: &Program, ins: Instr, mem: &[i32]) -> Option<String> {
+    let cfg = &prog.config;
     let word = |col: u32| mem[col as usize - cfg.mem_col(0)];
     match ins.opcode()? {
-        op @ (Opcode::Load | Opcode::Store) => {
-            let ptr = cfg.unsigned(word(ins.c));
-            (ptr as usize >= cfg.mem_slots)
-                .then(|| format!("{op}: pointer {ptr} is outside memory (slots 0..{})", cfg.mem_slots - 1))
-        }
+        op @ (Opcode::Load | Opcode::Store) => match cfg.unsigned(word(ins.c)) {
+            0 if prog.reserves_null => Some(format!("{op}: NULL pointer dereference (pointer 0)")),
+            ptr if ptr as usize >= cfg.mem_slots => {
+                Some(format!("{op}: pointer {ptr} is outside memory (slots 0..{})", cfg.mem_slots - 1))
+            }
+            _ => None,
+        },
         Opcode::Find => {
             let v = word(ins.c);
             let count = mem.iter().filter(|&&w| w == v).count();

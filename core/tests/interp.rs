@@ -182,6 +182,25 @@ fn fault_message(m: &Interp) -> (usize, String) {
     }
 }
 
+/// Pointer 0 is NULL only in a program compiled from C (`reserves_null`): assembly
+/// reads and writes slot 0 like any other slot.
+#[test]
+fn pointer_zero_faults_only_where_slot_zero_is_null() {
+    for (op, slot0) in [("LOAD", 7), ("STORE", 1)] {
+        let src = format!(".data zero = 7\n.data p = 0\n.data r = 1\n{op} r, p\nHALT\n");
+        let mut prog = assemble(&src, cfg("compact")).unwrap();
+        assert_eq!(prog.symbol("zero").unwrap().slot, 0);
+        let mut m = Interp::new(&prog).unwrap();
+        assert_eq!(m.run(10, None), Status::Halted, "{op}");
+        assert_eq!((m.mem()[0], var(&m, "r")), (slot0, slot0), "{op}");
+        prog.reserves_null = true;
+        let mut m = Interp::new(&prog).unwrap();
+        let message = format!("{op}: NULL pointer dereference (pointer 0)");
+        assert_eq!(m.run(10, None), Status::Fault { pc: prog.config.instr_col(0), message });
+        assert_eq!((m.mem()[0], var(&m, "r")), (7, 1), "{op}: the faulting step wrote nothing");
+    }
+}
+
 #[test]
 fn every_run_time_fault_class_stops_with_pc_and_message() {
     let c = cfg("compact");

@@ -3,6 +3,7 @@
 
 mod machine_common;
 use loom_core::isa::{Instr, Opcode};
+use loom_core::state::Status;
 use loom_core::{Engine, Interp};
 use machine_common::*;
 
@@ -78,7 +79,8 @@ fn subleq_every_column(rig: &mut Rig, vals: &[i64]) {
 }
 
 /// LOAD and STORE through pointers to the first, 31st, 32nd and last slot,
-/// plus pointers outside memory (which must fault identically).
+/// plus pointers outside memory (which must fault identically). Pointer 0 reaches
+/// slot 0 in assembly, but is NULL in a program compiled from C (`reserves_null`): a fault.
 fn pointers(rig: &mut Rig) {
     let c = rig.cfg;
     let last = c.mem_slots - 1;
@@ -87,10 +89,17 @@ fn pointers(rig: &mut Rig) {
     ptrs.push(-1);
     for &p in &ptrs {
         for op in [Opcode::Load, Opcode::Store] {
-            let mut data: Vec<(usize, i64)> = (0..c.mem_slots).map(|s| (s, s as i64 * 3 - 7)).collect();
-            data[1] = (1, p);
-            let prog = program(c, vec![Instr::ext(op, m(&c, 0), m(&c, 1)), Instr::HALT], &data);
-            rig.check(&prog, 10, &format!("{op} via pointer {p}"));
+            for reserves_null in [false, true] {
+                let mut data: Vec<(usize, i64)> = (0..c.mem_slots).map(|s| (s, s as i64 * 3 - 7)).collect();
+                data[1] = (1, p);
+                let mut prog = program(c, vec![Instr::ext(op, m(&c, 0), m(&c, 1)), Instr::HALT], &data);
+                prog.reserves_null = reserves_null;
+                let what = format!("{op} via pointer {p}{}", if reserves_null { " (NULL reserved)" } else { "" });
+                rig.check(&prog, 10, &what);
+                let faults = !(0..c.mem_slots as i64).contains(&p) || (p == 0 && reserves_null);
+                let status = rig.sparse.status();
+                assert_eq!(matches!(status, Status::Fault { .. }), faults, "{} {what}: {status:?}", c.name);
+            }
         }
     }
 }

@@ -101,6 +101,7 @@ pub fn layout(low: Lowered, ck: &Resolved, cfg: Config) -> Result<Program, Diagn
         }
     };
     let mut prog = Program::empty(cfg);
+    prog.reserves_null = true;
     for it in &items {
         if let Item::Ins { op, a, b, c, loc, dbg } = *it {
             prog.debug.at.push(dbg);

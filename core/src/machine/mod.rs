@@ -173,13 +173,13 @@ impl<B: Backend> Transformer<B> {
             Some(Opcode::Load | Opcode::Store) => {
                 let slot = ins.c as usize - cfg.mem_col(0);
                 self.mem[slot] = tensor::word(&self.x, &lay, &cfg, slot);
-                precheck(&cfg, ins, &self.mem)
+                precheck(&self.prog, ins, &self.mem)
             }
             Some(Opcode::Find) => {
                 for slot in 0..cfg.mem_slots {
                     self.mem[slot] = tensor::word(&self.x, &lay, &cfg, slot);
                 }
-                precheck(&cfg, ins, &self.mem)
+                precheck(&self.prog, ins, &self.mem)
             }
             Some(_) => None,
             None => Some(format!("undefined opcode {} at column {pc}", ins.a)),
