@@ -435,7 +435,15 @@ fn structures_and_unions_show_by_member_on_every_engine() {
         assert_eq!(d.print("g").unwrap(), BAG, "{engine:?}");
         assert_eq!(d.print("w").unwrap(), WORD, "{engine:?}");
         assert_eq!(d.print("lots").unwrap(), LOTS, "{engine:?}");
-        assert_eq!(d.print("g.best").unwrap_err(), "unexpected `.best`");
+        // Members as in C, each of its own type: the union's words read as `unsigned`.
+        assert_eq!(d.print("g.best").unwrap(), "→ g.items[1]", "{engine:?}");
+        assert_eq!(d.print("*g.best + g.items[2]").unwrap(), "13", "{engine:?}");
+        assert_eq!(d.print("g.at->y").unwrap(), "-1", "{engine:?}");
+        assert_eq!(d.print("s.b").unwrap(), "{x = 7, y = -1}", "{engine:?}");
+        assert_eq!(d.print("g.items").unwrap(), "{5, 6, 7}", "{engine:?}");
+        assert_eq!(d.print("w.u").unwrap(), "255", "{engine:?}");
+        assert_eq!(d.print("w.u > 0 && w.i < 0").unwrap(), "1", "{engine:?}");
+        assert_eq!(d.print("p.z").unwrap_err(), "`struct point` has no member `z`");
         assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
         // The page's variables table: the same text, keyed as the run report keys variables.
         let table = value::structures(d.program(), &d.state().mem);
@@ -450,12 +458,12 @@ fn structures_and_unions_show_by_member_on_every_engine() {
 
 #[test]
 fn loom_debug_prints_structures_by_member() {
-    let script = "break 17\nrun\nprint s\nprint w\nbt\nquit\n";
+    let script = "break 17\nrun\nprint s\nprint w\nbt\nprint g.at->x\nquit\n";
     for engine in ["interp", "sparse"] {
         let out = loom_debug(SHAPES, script, &["--engine", engine]);
         let expected = format!(
             "Breakpoint 1 at line 17\n\nBreakpoint 1, main (p = {{x = 3, y = 4}}, g = {BAG}, w = {WORD}) at line 17\n\
-             17\tlots.f17 = 9;\n$1 = {SEG}\n$2 = {WORD}\n#0  main (p = {{x = 3, y = 4}}, g = {BAG}, w = {WORD}) at line 17\n"
+             17\tlots.f17 = 9;\n$1 = {SEG}\n$2 = {WORD}\n#0  main (p = {{x = 3, y = 4}}, g = {BAG}, w = {WORD}) at line 17\n$3 = 7\n"
         );
         assert_eq!(out, expected, "{engine}");
     }
