@@ -192,9 +192,7 @@ pub fn eval(e: &Expr, env: &dyn Env) -> Result<Value, String> {
             let (ty, slot) = match (eval(of, env)?, arrow) {
                 (Value::Array(t @ CType::Struct { .. }, s), false) => (t, s),
                 (v, true) => match decay(v) {
-                    Value::Ptr(t @ CType::Struct { .. }, p) => {
-                        (t, usize::try_from(p).map_err(|_| format!("{p} points outside memory"))?)
-                    }
+                    Value::Ptr(t @ CType::Struct { .. }, p) => (t, target(p)?),
                     _ => return Err(format!("`->{name}` needs a pointer to a structure")),
                 },
                 _ => return Err(format!("`.{name}` needs a structure (through a pointer, `->{name}`)")),
@@ -263,10 +261,20 @@ fn decay(v: Value) -> Value {
 fn deref(v: Value, env: &dyn Env) -> Result<Value, String> {
     match decay(v) {
         Value::Ptr(t, p) => {
-            let slot = usize::try_from(p).map_err(|_| format!("{p} points outside memory"))?;
+            let slot = target(p)?;
             load(&t, slot, env)
         }
         _ => Err("only a pointer or an array can be dereferenced".into()),
+    }
+}
+
+/// The slot a pointer points to, to read through it: not `NULL`'s (slot 0, where no
+/// object is: C's null pointer), nor below memory.
+fn target(p: i64) -> Result<usize, String> {
+    match usize::try_from(p) {
+        Ok(0) => Err("cannot read through a NULL pointer".into()),
+        Ok(slot) => Ok(slot),
+        Err(_) => Err(format!("{p} points outside memory")),
     }
 }
 
@@ -375,5 +383,7 @@ mod tests {
         assert_eq!(value("u->i"), Err("`->i` needs a pointer to a structure".into()));
         assert_eq!(value("u + 1"), Err("a structure is not a number".into()));
         assert!(parse("u.").is_err() && parse("q->1").is_err());
+        assert_eq!(value("(q - 5)->i"), Err("cannot read through a NULL pointer".into()));
+        assert_eq!(value("*(p - 2)"), Err("cannot read through a NULL pointer".into()));
     }
 }
