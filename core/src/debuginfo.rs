@@ -34,6 +34,8 @@ pub struct DebugInfo {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct StructInfo {
     pub name: String,
+    /// A `union`: every member starts at offset 0 (as [`CType::Struct`]'s `union` says).
+    pub union: bool,
     pub fields: Vec<Field>,
 }
 
@@ -119,11 +121,13 @@ pub enum CType {
     Ptr(Box<CType>),
     Array(Box<CType>, usize),
     /// A structure: its members are in [`DebugInfo::structs`] at `id` (a member may point
-    /// to its own structure, so the type names them rather than holding them).
+    /// to its own structure, so the type names them rather than holding them). `union`:
+    /// the compiler's type is a `union` (its members share its words).
     Struct {
         id: u32,
         name: String,
         words: usize,
+        union: bool,
     },
 }
 
@@ -137,14 +141,15 @@ impl CType {
         }
     }
 
-    /// C's spelling: `int`, `unsigned char *`, `int[4]`, `int[2][3]`, `int (*)[4]`.
+    /// C's spelling: `int`, `unsigned char *`, `int[4]`, `int[2][3]`, `int (*)[4]`,
+    /// `struct node *`, `union word`.
     pub fn describe(&self) -> String {
         match self {
             CType::Int(t) => t.name().into(),
             CType::Ptr(t) if matches!(**t, CType::Array(..)) => format!("{} (*){}", t.base().describe(), t.dims()),
             CType::Ptr(t) => format!("{} *", t.describe()),
             CType::Array(..) => format!("{}{}", self.base().describe(), self.dims()),
-            CType::Struct { name, .. } => format!("struct {name}"),
+            CType::Struct { name, union, .. } => format!("{} {name}", keyword(*union)),
         }
     }
 
@@ -155,11 +160,21 @@ impl CType {
         }
     }
 
-    fn base(&self) -> &CType {
+    /// An array's element type, all dimensions down (any other type itself).
+    pub fn base(&self) -> &CType {
         match self {
             CType::Array(t, _) => t.base(),
             t => t,
         }
+    }
+}
+
+/// The keyword that introduces a structure's type.
+fn keyword(union: bool) -> &'static str {
+    if union {
+        "union"
+    } else {
+        "struct"
     }
 }
 
@@ -245,7 +260,7 @@ impl std::fmt::Display for DebugInfo {
         for s in self.structs.iter().filter(|s| !s.fields.is_empty()) {
             let fields: Vec<String> =
                 s.fields.iter().map(|m| format!("{}: {} at +{}", m.name, m.ty.describe(), m.offset)).collect();
-            writeln!(f, "struct {} {{ {} }}", s.name, fields.join(", "))?;
+            writeln!(f, "{} {} {{ {} }}", keyword(s.union), s.name, fields.join(", "))?;
         }
         for (i, s) in self.sites.iter().enumerate() {
             let from = s.saved_from.map_or(String::new(), |x| format!(" from slot {x}"));

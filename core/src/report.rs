@@ -152,7 +152,7 @@ pub fn unwritten(prog: &Program, status: &Status) -> Option<String> {
 /// always (its key must not depend on the locals elsewhere); a local whose name is also
 /// declared in another scope is keyed `scope.name`, so no variable is lost (the
 /// manual's `docs/src/cli.md`).
-fn keyed(prog: &Program) -> impl Iterator<Item = (String, &Symbol)> {
+pub fn keyed(prog: &Program) -> impl Iterator<Item = (String, &Symbol)> {
     let visible: Vec<_> = prog.symbols.iter().filter(|s| !s.hidden).collect();
     visible.clone().into_iter().map(move |s| {
         let shared = s.scope != "global" && visible.iter().filter(|o| o.name == s.name).count() > 1;

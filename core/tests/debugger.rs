@@ -2,12 +2,14 @@
 //! browser: the call stack through recursion, step over / out / to a line, Back undoing
 //! each move whole, conditional breakpoints — and `loom debug` answering a script.
 
+use loom_core::frontend::debugger::value;
 use loom_core::frontend::{
     build, owner_of, Breakpoint, Config, Debugger, EngineKind, FrameView, Lang, MemCell, MemoryView, Stop,
 };
 use loom_core::Engine;
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const FACT: &str = "\
 int fact(int n) {
@@ -202,13 +204,17 @@ int main() {
     assert_eq!(d.print("grid").unwrap(), "{{0, 0, 0}, {0, 0, 0}}");
 }
 
-fn loom_debug(source: &str, script: &str) -> String {
+/// `loom debug FILE ARGS` answering `script`, the program written to a file of its own
+/// (tests run in parallel).
+fn loom_debug(source: &str, script: &str, args: &[&str]) -> String {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!("loom-debug-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("fact.c");
+    let file = dir.join(format!("program{}.c", CALLS.fetch_add(1, Ordering::Relaxed)));
     std::fs::write(&file, source).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_loom"))
         .args(["debug", file.to_str().unwrap()])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -241,7 +247,7 @@ back
 continue
 quit
 ";
-    let out = loom_debug(FACT, script);
+    let out = loom_debug(FACT, script, &[]);
     expect_test::expect![[r#"
         Breakpoint 1 at line 8
 
@@ -381,4 +387,84 @@ fn a_struct_prints_field_by_field_and_a_member_is_named_through_its_path() {
     assert_eq!(d.run_to_line(15), Stop::Done);
     assert_eq!(d.print("pool[1]").unwrap(), "{v = 10, next = → pool[0]}");
     assert_eq!(d.print("head").unwrap(), "→ pool[3]");
+}
+
+/// Structures by member as gdb prints them (`{x = 3, y = 4}`): nested ones, an array and
+/// pointers inside one, a union (every member reading the shared word as its own type:
+/// `-1` is `255` to an 8-bit `unsigned`), and one too wide to show whole.
+const SHAPES: &str = "\
+struct point { int x; int y; };
+struct seg { struct point a, b; };
+struct bag { int n; int items[3]; int *best; struct point *at; };
+union word { int i; unsigned u; };
+struct wide { int f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16, f17; } lots;
+struct seg s;
+int main() {
+    struct point p = {3, 4};
+    s.a = p;
+    s.b.x = 7;
+    s.b.y = -1;
+    struct bag g = {2, {5, 6, 7}, 0, 0};
+    g.best = &g.items[1];
+    g.at = &s.b;
+    union word w;
+    w.i = -1;
+    lots.f17 = 9;
+    return p.x + w.i;
+}
+";
+
+const SEG: &str = "{a = {x = 3, y = 4}, b = {x = 7, y = -1}}";
+const BAG: &str = "{n = 2, items = {5, 6, 7}, best = → g.items[1], at = → s.b}";
+const WORD: &str = "{i = -1, u = 255}";
+const LOTS: &str = "{f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0, \
+                    f10 = 0, f11 = 0, f12 = 0, f13 = 0, f14 = 0, f15 = 0, …}";
+
+#[test]
+fn structures_and_unions_show_by_member_on_every_engine() {
+    for engine in [EngineKind::Interp, EngineKind::Sparse] {
+        let mut d = debugger(SHAPES, engine);
+        assert_eq!(d.run_to_line(17), Stop::Done, "{engine:?}");
+        let main = &d.frames()[0];
+        assert_eq!(var(main, "p"), "{x = 3, y = 4}", "{engine:?}");
+        assert_eq!(var(main, "g"), BAG, "{engine:?}");
+        assert_eq!(var(main, "w"), WORD, "{engine:?}");
+        let ty = |name: &str| main.vars.iter().find(|v| v.name == name).unwrap().ty.clone();
+        assert_eq!((ty("p"), ty("w")), ("struct point".into(), "union word".into()));
+        assert_eq!(d.print("s").unwrap(), SEG, "{engine:?}");
+        assert_eq!(d.print("g").unwrap(), BAG, "{engine:?}");
+        assert_eq!(d.print("w").unwrap(), WORD, "{engine:?}");
+        assert_eq!(d.print("lots").unwrap(), LOTS, "{engine:?}");
+        // Members as in C, each of its own type: the union's words read as `unsigned`.
+        assert_eq!(d.print("g.best").unwrap(), "→ g.items[1]", "{engine:?}");
+        assert_eq!(d.print("*g.best + g.items[2]").unwrap(), "13", "{engine:?}");
+        assert_eq!(d.print("g.at->y").unwrap(), "-1", "{engine:?}");
+        assert_eq!(d.print("s.b").unwrap(), "{x = 7, y = -1}", "{engine:?}");
+        assert_eq!(d.print("g.items").unwrap(), "{5, 6, 7}", "{engine:?}");
+        assert_eq!(d.print("w.u").unwrap(), "255", "{engine:?}");
+        assert_eq!(d.print("w.u > 0 && w.i < 0").unwrap(), "1", "{engine:?}");
+        assert_eq!(d.print("p.z").unwrap_err(), "`struct point` has no member `z`");
+        assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
+        // The page's variables table: the same text, keyed as the run report keys variables.
+        let table = value::structures(d.program(), &d.state().mem);
+        let shown: Vec<(&str, &str)> = table.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(shown, [("lots", LOTS), ("s", SEG), ("p", "{x = 3, y = 4}"), ("g", BAG), ("w", WORD)], "{engine:?}");
+        // The memory view names the union's type too.
+        let m = d.memory(None);
+        let w = m.regions.iter().flat_map(|r| &r.objects).find(|o| o.name == "w").unwrap();
+        assert_eq!((w.ty.as_str(), w.cells.len()), ("union word", 2));
+    }
+}
+
+#[test]
+fn loom_debug_prints_structures_by_member() {
+    let script = "break 17\nrun\nprint s\nprint w\nbt\nprint g.at->x\nquit\n";
+    for engine in ["interp", "sparse"] {
+        let out = loom_debug(SHAPES, script, &["--engine", engine]);
+        let expected = format!(
+            "Breakpoint 1 at line 17\n\nBreakpoint 1, main (p = {{x = 3, y = 4}}, g = {BAG}, w = {WORD}) at line 17\n\
+             17\tlots.f17 = 9;\n$1 = {SEG}\n$2 = {WORD}\n#0  main (p = {{x = 3, y = 4}}, g = {BAG}, w = {WORD}) at line 17\n$3 = 7\n"
+        );
+        assert_eq!(out, expected, "{engine}");
+    }
 }

@@ -16,7 +16,7 @@ mod view;
 pub use driver::{Driver, Next, SPEEDS};
 pub use loom_core::frontend::{EngineKind, Lang, DENSE_MAX_N};
 pub use protocol::{AttnRow, Build, Command, Event, File, FileKind, ListingRow, StepBy, View};
-pub use view::{value_text, VarRow};
+pub use view::{shown, value_text, VarRow};
 
 use ahead::Ahead;
 use loom_core::frontend::{

@@ -319,6 +319,10 @@ pub struct View {
     /// That instruction as text.
     pub instr_text: Option<String>,
     pub vars: Vars,
+    /// The variables of `vars` that hold a structure, as text by member
+    /// (`{x = 3, y = 4}`, as the call stack shows them), for the variables table.
+    #[serde(default)]
+    pub by_member: Vec<(String, String)>,
     /// Variables the last action changed (keys of `vars`).
     pub changed: Vec<String>,
     pub fault: Option<Fault>,

@@ -10,6 +10,7 @@
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
 use crate::demo::{two_words, HIGH_WORD};
+use loom_core::frontend::debugger::value::structures;
 use loom_core::frontend::explain::{column_name, plain};
 use loom_core::frontend::format_instr;
 use loom_core::frontend::report::{self, Value, Vars};
@@ -24,10 +25,15 @@ const NARRATED_ELEMENTS: usize = 4;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarRow {
     pub name: String,
-    /// The value as text: `42`, or `[3, -1, 2]` for an array.
+    /// The value as text: `42`, `[3, -1, 2]` for an array, `{x = 3, y = 4}` for a structure.
     pub value: String,
     /// Whether the last step or run changed it.
     pub changed: bool,
+}
+
+/// The text of variable `name` when it holds a structure: `by_member` is [`View`]'s.
+pub fn shown<'a>(by_member: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    by_member.iter().find(|(k, _)| k == name).map(|(_, text)| text.as_str())
 }
 
 /// A variable's value as the variables table shows it. The low word of a
@@ -97,12 +103,22 @@ impl Session {
         Some(report::vars(self.program.as_ref()?, &state.mem))
     }
 
+    /// The variables holding a structure, by member (keys of [`Self::vars_of`]'s).
+    fn by_member(&self, state: &MachineState) -> Vec<(String, String)> {
+        self.program.as_ref().map_or_else(Vec::new, |p| structures(p, &state.mem))
+    }
+
     /// The named variables with their values, marked when the last action changed them.
     pub fn variables(&self) -> Vec<VarRow> {
-        let Some(now) = self.shown_state().and_then(|s| self.vars_of(&s)) else { return Vec::new() };
-        let changed = self.changed(&now);
+        let Some(state) = self.shown_state() else { return Vec::new() };
+        let Some(now) = self.vars_of(&state) else { return Vec::new() };
+        let (changed, by_member) = (self.changed(&now), self.by_member(&state));
         now.iter()
-            .map(|(name, v)| VarRow { name: name.clone(), value: v.to_string(), changed: changed.contains(name) })
+            .map(|(name, v)| VarRow {
+                name: name.clone(),
+                value: shown(&by_member, name).map_or_else(|| v.to_string(), str::to_owned),
+                changed: changed.contains(name),
+            })
             .collect()
     }
 
@@ -207,6 +223,7 @@ impl Session {
     pub fn view(&self, running: bool, rate: f64) -> View {
         let state = self.shown_state();
         let vars = state.as_ref().and_then(|s| self.vars_of(s)).unwrap_or_default();
+        let by_member = state.as_ref().map_or_else(Vec::new, |s| self.by_member(s));
         let status = match self.phase() {
             _ if running => Status::Running,
             Phase::Edited => Status::Edited,
@@ -231,6 +248,7 @@ impl Session {
             instr_text: self.current_instr(),
             changed: self.changed(&vars),
             vars,
+            by_member,
             fault,
             unwritten,
             edited: self.is_stale(),

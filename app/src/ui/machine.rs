@@ -3,7 +3,7 @@
 
 use super::{Client, Thread};
 use crate::session::protocol::Status;
-use crate::session::value_text;
+use crate::session::{shown, value_text};
 use leptos::prelude::*;
 use loom_core::frontend::report::grouped;
 use loom_core::frontend::Config;
@@ -138,7 +138,11 @@ pub fn MachineView(client: Client) -> impl IntoView {
                 .iter()
                 .map(|(name, value)| {
                     let changed = v.changed.contains(name);
-                    let text = config.map_or_else(|| value.to_string(), |c| value_text(&v.vars, name, value, &c));
+                    let text = match (shown(&v.by_member, name), config) {
+                        (Some(members), _) => members.to_owned(),
+                        (None, Some(c)) => value_text(&v.vars, name, value, &c),
+                        (None, None) => value.to_string(),
+                    };
                     // The faulting statement assigns this variable: its value is the old one.
                     let unwritten = v.fault.as_ref().filter(|_| v.unwritten.as_ref() == Some(name));
                     let why = unwritten.map(|f| format!("not written: {}", f.message));

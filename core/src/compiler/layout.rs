@@ -252,8 +252,9 @@ fn debug_info(t: Tracker, at: &[At], ck: &Resolved, cfg: Config, slot_of: &dyn F
     let structs = ck
         .structs
         .iter()
-        .map(|(name, members)| StructInfo {
+        .map(|(name, union, members)| StructInfo {
             name: name.clone(),
+            union: *union,
             fields: members
                 .iter()
                 .map(|m| Field { name: m.name.clone(), ty: ctype(&m.ty), offset: m.offset })

@@ -291,8 +291,8 @@ pub struct Resolved {
     pub exposed: HashSet<VarId>,
     /// By local declaration: its initializer, one entry per word.
     pub(super) inits: HashMap<NodeId, Vec<InitWord>>,
-    /// By structure number: its name and members (none for one only named).
-    pub structs: Vec<(String, Vec<super::checker::Member>)>,
+    /// By structure number: its name, whether it is a `union`, and members (none for one only named).
+    pub structs: Vec<(String, bool, Vec<super::checker::Member>)>,
 }
 
 /// A function pointer's value: the function's number plus one, so no function is `NULL`

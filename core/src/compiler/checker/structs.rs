@@ -125,10 +125,10 @@ impl Checker<'_> {
         out
     }
 
-    /// Every structure's name and members, by its number, for the debug information: of
-    /// those the program used, after checking it without errors (their members' types are
-    /// known then); none for the others.
-    pub(super) fn struct_members(&mut self) -> Vec<(String, Vec<Member>)> {
+    /// Every structure's name, whether it is a `union`, and members, by its number, for the
+    /// debug information: of those the program used, after checking it without errors
+    /// (their members' types are known then); none for the others.
+    pub(super) fn struct_members(&mut self) -> Vec<(String, bool, Vec<Member>)> {
         let clean = !self.sink.iter().any(Diagnostic::is_error);
         (0..self.struct_defs.len())
             .map(|id| {
@@ -136,7 +136,7 @@ impl Checker<'_> {
                     Some(Layout::Sized(t) | Layout::Done(t, _)) if clean && t.complete => self.members(&t.clone()),
                     _ => Vec::new(),
                 };
-                (self.struct_name(id), members)
+                (self.struct_name(id), self.struct_defs[id].union, members)
             })
             .collect()
     }

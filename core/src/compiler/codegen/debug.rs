@@ -86,7 +86,7 @@ pub fn ctype(t: &Ty) -> CType {
         Ty::Ptr(t) if matches!(**t, Ty::Func(_) | Ty::Void) => CType::Int(IntTy::UInt),
         Ty::Ptr(t) => CType::Ptr(Box::new(ctype(t))),
         Ty::Array(t, n) => CType::Array(Box::new(ctype(t)), *n),
-        Ty::Struct(s) => CType::Struct { id: s.id as u32, name: s.name.clone(), words: s.words },
+        Ty::Struct(s) => CType::Struct { id: s.id as u32, name: s.name.clone(), words: s.words, union: s.union },
     }
 }
 

@@ -1,15 +1,22 @@
 //! C expressions a debugger evaluates (`print`, a breakpoint's condition, a watch):
-//! numbers, characters, variables, `a[i]`, `*p`, unary `- ! ~`, the arithmetic,
-//! comparison, bitwise and logical operators with C's precedence. No side effects:
-//! there is no assignment, increment or call to parse.
+//! numbers, characters, variables, `a[i]`, `s.x`, `p->x`, `*p`, unary `- ! ~`, the
+//! arithmetic, comparison, bitwise and logical operators with C's precedence. No side
+//! effects: there is no assignment, increment or call to parse. A word read from memory
+//! is the value of its type (an 8-bit `unsigned` word −1 is 255), as C reads it.
 
-use crate::debuginfo::{CType, Home};
+use crate::debuginfo::{CType, Field, Home};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Num(i64),
     Var(String),
     Index(Box<Expr>, Box<Expr>),
+    /// `s.x` (`arrow`: `p->x`).
+    Member {
+        of: Box<Expr>,
+        name: String,
+        arrow: bool,
+    },
     Unary(char, Box<Expr>),
     Binary(&'static str, Box<Expr>, Box<Expr>),
 }
@@ -23,10 +30,14 @@ pub enum Value {
     Array(CType, usize),
 }
 
-/// What evaluation reads: variables by name, memory words as the frame sees them.
+/// What evaluation reads: variables by name, memory words as the frame sees them, the
+/// structures' members, and the machine's word size (an integer type's width is clipped to it).
 pub trait Env {
     fn var(&self, name: &str) -> Option<(CType, Home)>;
     fn word(&self, slot: usize) -> Option<i32>;
+    /// The member `name` of structure `id` (the debug information's).
+    fn member(&self, id: u32, name: &str) -> Option<Field>;
+    fn word_bits(&self) -> u32;
 }
 
 /// Binary operators by precedence, loosest first.
@@ -94,14 +105,30 @@ impl Parser<'_> {
             }
         }
         let mut e = self.primary()?;
-        while self.eat("[") {
-            let i = self.binary(0)?;
-            if !self.eat("]") {
-                return Err("missing `]`".into());
+        loop {
+            if self.eat("[") {
+                let i = self.binary(0)?;
+                if !self.eat("]") {
+                    return Err("missing `]`".into());
+                }
+                e = Expr::Index(Box::new(e), Box::new(i));
+                continue;
             }
-            e = Expr::Index(Box::new(e), Box::new(i));
+            let arrow = self.eat("->");
+            if !arrow && !self.eat(".") {
+                return Ok(e);
+            }
+            self.skip();
+            let start = self.i;
+            while self.s.get(self.i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+                self.i += 1;
+            }
+            let name = std::str::from_utf8(&self.s[start..self.i]).expect("ASCII").to_string();
+            if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+                return Err(format!("a member's name is expected after `{}`", if arrow { "->" } else { "." }));
+            }
+            e = Expr::Member { of: Box::new(e), name, arrow };
         }
-        Ok(e)
     }
 
     fn primary(&mut self) -> Result<Expr, String> {
@@ -157,9 +184,25 @@ pub fn eval(e: &Expr, env: &dyn Env) -> Result<Value, String> {
         Expr::Var(name) => {
             let (ty, home) = env.var(name).ok_or_else(|| format!("no variable `{name}` here"))?;
             match home {
-                Home::Const(v) => word_value(&ty, v),
+                Home::Const(v) => word_value(&ty, v, env),
                 Home::Slot(s) => load(&ty, s, env)?,
             }
+        }
+        Expr::Member { of, name, arrow } => {
+            let (ty, slot) = match (eval(of, env)?, arrow) {
+                (Value::Array(t @ CType::Struct { .. }, s), false) => (t, s),
+                (v, true) => match decay(v) {
+                    Value::Ptr(t @ CType::Struct { .. }, p) => (t, target(p)?),
+                    _ => return Err(format!("`->{name}` needs a pointer to a structure")),
+                },
+                _ => return Err(format!("`.{name}` needs a structure (through a pointer, `->{name}`)")),
+            };
+            let member = match &ty {
+                CType::Struct { id, .. } => env.member(*id, name),
+                _ => None,
+            };
+            let m = member.ok_or_else(|| format!("`{}` has no member `{name}`", ty.describe()))?;
+            load(&m.ty, slot + m.offset, env)?
         }
         Expr::Index(a, i) => {
             let sum = Expr::Binary("+", a.clone(), i.clone());
@@ -192,9 +235,10 @@ pub fn truth(v: Value) -> bool {
     }
 }
 
-fn word_value(ty: &CType, v: i32) -> Value {
+fn word_value(ty: &CType, v: i32, env: &dyn Env) -> Value {
     match ty {
         CType::Ptr(t) => Value::Ptr((**t).clone(), i64::from(v)),
+        CType::Int(t) => Value::Int(t.convert(i64::from(v), env.word_bits())),
         _ => Value::Int(i64::from(v)),
     }
 }
@@ -204,7 +248,7 @@ fn load(ty: &CType, slot: usize, env: &dyn Env) -> Result<Value, String> {
         return Ok(Value::Array(ty.clone(), slot));
     }
     let v = env.word(slot).ok_or_else(|| format!("slot {slot} cannot be read here"))?;
-    Ok(word_value(ty, v))
+    Ok(word_value(ty, v, env))
 }
 
 fn decay(v: Value) -> Value {
@@ -217,10 +261,20 @@ fn decay(v: Value) -> Value {
 fn deref(v: Value, env: &dyn Env) -> Result<Value, String> {
     match decay(v) {
         Value::Ptr(t, p) => {
-            let slot = usize::try_from(p).map_err(|_| format!("{p} points outside memory"))?;
+            let slot = target(p)?;
             load(&t, slot, env)
         }
         _ => Err("only a pointer or an array can be dereferenced".into()),
+    }
+}
+
+/// The slot a pointer points to, to read through it: not `NULL`'s (slot 0, where no
+/// object is: C's null pointer), nor below memory.
+fn target(p: i64) -> Result<usize, String> {
+    match usize::try_from(p) {
+        Ok(0) => Err("cannot read through a NULL pointer".into()),
+        Ok(slot) => Ok(slot),
+        Err(_) => Err(format!("{p} points outside memory")),
     }
 }
 
@@ -243,6 +297,7 @@ fn binary(op: &str, a: Value, b: Value) -> Result<Value, String> {
     }
     let word = |v: &Value| match v {
         Value::Int(n) | Value::Ptr(_, n) => Ok(*n),
+        Value::Array(CType::Struct { .. }, _) => Err("a structure is not a number".to_string()),
         Value::Array(..) => Err("an array is not a number".to_string()),
     };
     let (x, y) = (word(&a)?, word(&b)?);
@@ -277,13 +332,30 @@ mod tests {
                 "n" => Some((CType::Int(IntTy::Int), Home::Slot(0))),
                 "a" => Some((CType::Array(Box::new(CType::Int(IntTy::Int)), 3), Home::Slot(1))),
                 "p" => Some((CType::Ptr(Box::new(CType::Int(IntTy::Int))), Home::Slot(4))),
+                // `union { int i; unsigned char c; } u` at slot 5, and a pointer to it.
+                "u" => Some((UNION.clone(), Home::Slot(5))),
+                "q" => Some((CType::Ptr(Box::new(UNION.clone())), Home::Slot(6))),
                 _ => None,
             }
         }
         fn word(&self, slot: usize) -> Option<i32> {
-            [5, 10, 20, 30, 2].get(slot).copied()
+            [5, 10, 20, 30, 2, -1, 5].get(slot).copied()
+        }
+        fn member(&self, id: u32, name: &str) -> Option<Field> {
+            let ty = match name {
+                "i" => CType::Int(IntTy::Int),
+                "c" => CType::Int(IntTy::UChar),
+                _ => return None,
+            };
+            (id == 7).then(|| Field { name: name.into(), ty, offset: 0 })
+        }
+        fn word_bits(&self) -> u32 {
+            32
         }
     }
+
+    static UNION: std::sync::LazyLock<CType> =
+        std::sync::LazyLock::new(|| CType::Struct { id: 7, name: "u".into(), words: 1, union: true });
 
     fn value(text: &str) -> Result<Value, String> {
         eval(&parse(text)?, &Mem)
@@ -299,5 +371,19 @@ mod tests {
         assert_eq!(value("!n || x"), Err("no variable `x` here".into()));
         assert_eq!(value("n || x"), Ok(Value::Int(1)), "short-circuit");
         assert!(parse("n = 1").is_err() && parse("a[1").is_err() && value("n / 0").is_err());
+    }
+
+    #[test]
+    fn members_read_the_words_as_their_own_type() {
+        assert_eq!(value("u.i"), Ok(Value::Int(-1)));
+        assert_eq!(value("u.c"), Ok(Value::Int(255)), "an unsigned char reads −1's low byte");
+        assert_eq!(value("q->c == (*q).c"), Ok(Value::Int(1)));
+        assert_eq!(value("u.x"), Err("`union u` has no member `x`".into()));
+        assert_eq!(value("n.i"), Err("`.i` needs a structure (through a pointer, `->i`)".into()));
+        assert_eq!(value("u->i"), Err("`->i` needs a pointer to a structure".into()));
+        assert_eq!(value("u + 1"), Err("a structure is not a number".into()));
+        assert!(parse("u.").is_err() && parse("q->1").is_err());
+        assert_eq!(value("(q - 5)->i"), Err("cannot read through a NULL pointer".into()));
+        assert_eq!(value("*(p - 2)"), Err("cannot read through a NULL pointer".into()));
     }
 }

@@ -28,7 +28,7 @@ use writes::Writes;
 
 use super::machine::{EngineKind, Machine};
 use super::StepTrace;
-use crate::debuginfo::{CType, Home};
+use crate::debuginfo::{CType, Field, Home};
 use crate::engine::Engine;
 use crate::host;
 use crate::image::{LoadError, Program};
@@ -688,6 +688,15 @@ struct FrameEnv<'a> {
 impl Env for FrameEnv<'_> {
     fn var(&self, name: &str) -> Option<(CType, Home)> {
         lookup(&self.dbg.program.debug, self.frame, name).map(|v| (v.ty.clone(), v.home))
+    }
+
+    fn member(&self, id: u32, name: &str) -> Option<Field> {
+        let s = self.dbg.program.debug.structs.get(id as usize)?;
+        s.fields.iter().find(|f| f.name == name).cloned()
+    }
+
+    fn word_bits(&self) -> u32 {
+        self.dbg.program.config.word_bits
     }
 
     fn word(&self, slot: usize) -> Option<i32> {

@@ -3,7 +3,8 @@
 //!
 //! Commands: `break LINE [if EXPR]`, `delete`, `run`, `continue`, `step`, `next`,
 //! `finish`, `until LINE`, `stepi`, `back`, `frames` (`bt`), `print EXPR`, `quit`;
-//! gdb's abbreviations (`b r c s n fin u si p q`) too.
+//! gdb's abbreviations (`b r c s n fin u si p q`) too. `print` shows a structure as gdb
+//! does, `{x = 3, y = 4}`, and reads members (`s.x`, `p->next`).
 
 use super::{Breakpoint, Debugger, FrameView, Stop};
 use crate::state::Status;

@@ -1,14 +1,18 @@
 //! Values as a learner reads them, shared by every front end: numbers in decimal,
 //! arrays as `{1, 2, 3}`, a pointer as its target (`→ a[2]`, `→ total`, `NULL`, or
-//! `outside memory`), a structure as `{v = 1, next = → pool[2]}`, a word the
-//! activation cannot see as `?`.
+//! `outside memory`), a structure as `{v = 1, next = → pool[2]}` (gdb's way: each member
+//! by its own type, a union's every member reading the shared words as its own), a word
+//! the activation cannot see as `?`.
 
-use crate::debuginfo::{CType, Field, StructInfo};
+use crate::debuginfo::{CType, Field, Home, StructInfo};
+use crate::image::Program;
+use crate::report;
 
-/// The longest array shown whole; longer ones end in `…`.
+/// The longest array (and the most members of a structure) shown whole; longer ones end in `…`.
 const SHOWN: usize = 16;
 
 /// An object a pointer may point into: a variable's name, type and first slot.
+#[derive(Clone, Copy)]
 pub struct Object<'a> {
     pub name: &'a str,
     pub ty: &'a CType,
@@ -36,12 +40,14 @@ impl Reader<'_> {
                 format!("{{{}{more}}}", cells.join(", "))
             }
             CType::Struct { id, .. } => {
-                let fields: Vec<String> = self
-                    .fields(*id)
+                let all = self.fields(*id);
+                let fields: Vec<String> = all
                     .iter()
+                    .take(SHOWN)
                     .map(|f| format!("{} = {}", f.name, self.at(&f.ty, slot + f.offset)))
                     .collect();
-                format!("{{{}}}", fields.join(", "))
+                let more = if all.len() > SHOWN { ", …" } else { "" };
+                format!("{{{}{more}}}", fields.join(", "))
             }
             t => match (self.word)(slot) {
                 Some(v) => self.scalar(t, v),
@@ -108,8 +114,9 @@ impl Reader<'_> {
                 format!("[{}]{}", off / w, self.path(t, off % w, want))
             }
             CType::Struct { id, .. } => {
-                let fields = self.fields(*id);
-                match fields.iter().rev().find(|f| f.offset <= off) {
+                // The member the word is in (a union's first: they all start at its start).
+                let inside = |f: &&Field| (f.offset..f.offset + f.ty.words().max(1)).contains(&off);
+                match self.fields(*id).iter().find(inside) {
                     Some(f) => format!(".{}{}", f.name, self.path(&f.ty, off - f.offset, want)),
                     None => String::new(),
                 }
@@ -117,4 +124,34 @@ impl Reader<'_> {
             _ => String::new(),
         }
     }
+}
+
+/// The variables whose type holds a structure (a `struct`, a `union`, an array of them)
+/// with their values read from `mem` as the call stack shows them, by member; keyed as
+/// the run report keys variables ([`report::vars`], whose words they are). What the
+/// page's variables table shows for them instead of the raw words.
+pub fn structures(prog: &Program, mem: &[i32]) -> Vec<(String, String)> {
+    let d = &prog.debug;
+    // The debug information's variable of each visible symbol: its name at its first slot.
+    let typed: Vec<(String, Object)> = report::keyed(prog)
+        .filter_map(|(key, s)| {
+            let v = d.vars.iter().find(|v| v.name == s.name && v.home == Home::Slot(s.slot))?;
+            Some((key, Object { name: &v.name, ty: &v.ty, slot: s.slot }))
+        })
+        .collect();
+    // A pointer names what it points to among them (the first whose words hold its target).
+    let objects: Vec<Object> = typed.iter().map(|(_, o)| *o).collect();
+    let word = |s: usize| mem.get(s).copied();
+    let r = Reader {
+        word: &word,
+        objects: &objects,
+        structs: &d.structs,
+        mem_slots: prog.config.mem_slots,
+        word_bits: prog.config.word_bits,
+    };
+    typed
+        .iter()
+        .filter(|(_, o)| matches!(o.ty.base(), CType::Struct { .. }))
+        .map(|(key, o)| (key.clone(), r.at(o.ty, o.slot)))
+        .collect()
 }
