@@ -40,6 +40,11 @@ fn push(v: &mut Vec<Entry>, entries: &[(usize, f32)]) -> Span {
     at..v.len() as u32
 }
 
+/// The value bound at which [`Ffn::index_tight`] judges a group's bound:
+/// four times column 0's usual M, so that a loose group is one that the
+/// index could not shut at any step.
+const NOMINAL_M: f64 = 16.0;
+
 fn span(r: &Span) -> Range<usize> {
     r.start as usize..r.end as usize
 }
@@ -200,6 +205,12 @@ impl<const W: usize> Ffn<W> {
 
     /// Orders the groups by the rows their gates read (first-seen order;
     /// the order of groups never changes a sum) and records the families.
+    /// An opcode family is split in two where some groups' bounds are loose
+    /// ([`Ffn::index_tight`]): its index joins its groups' bounds, and one
+    /// group reading a wide weighted sum would keep the index from shutting
+    /// the others (in L2 it made column 0 test all 18 opcode groups one by
+    /// one at every step). The split decides only how often the index
+    /// succeeds, never a result: each family's bound covers its own groups.
     fn gather_families(&mut self) {
         let mut masks: Vec<RowMask<W>> = Vec::new();
         for g in &self.groups {
@@ -210,13 +221,29 @@ impl<const W: usize> Ffn<W> {
         let mut groups = std::mem::take(&mut self.groups);
         groups.sort_by_key(|g| masks.iter().position(|m| *m == g.gate_rows));
         for mask in masks {
-            let start = self.groups.len();
-            self.groups.extend(groups.extract_if(.., |g| g.gate_rows == mask));
-            let bound = self.groups[start..].iter().fold(Bound::default(), |b, g| b.join(g.bound));
-            let groups = start..self.groups.len();
-            let index = self.pattern_index(groups.clone());
-            self.families.push(Family { gate_rows: mask, groups, bound, index });
+            let family: Vec<Group<W>> = groups.extract_if(.., |g| g.gate_rows == mask).collect();
+            let (tight, loose): (Vec<_>, Vec<_>) = family.into_iter().partition(|g| self.index_tight(g));
+            for part in [tight, loose].into_iter().filter(|p| !p.is_empty()) {
+                let start = self.groups.len();
+                self.groups.extend(part);
+                let bound = self.groups[start..].iter().fold(Bound::default(), |b, g| b.join(g.bound));
+                let groups = start..self.groups.len();
+                let index = self.pattern_index(groups.clone());
+                self.families.push(Family { gate_rows: mask, groups, bound, index });
+            }
         }
+    }
+
+    /// Whether group `g`'s own bound lets the pattern index shut it when its
+    /// opcode pattern is one bit off, at a value bound M of [`NOMINAL_M`]
+    /// (column 0's largest |value| is about 1, so M is 4 at most steps). True
+    /// for a group whose gate is not a full opcode pattern (it joins no index).
+    fn index_tight(&self, g: &Group<W>) -> bool {
+        let gate = &self.terms[span(&g.gate)];
+        let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1.abs());
+        let Some(ws) = self.pattern.iter().map(|&r| on(r)).collect::<Option<Vec<f32>>>() else { return true };
+        let (w, l) = (ws[0] as f64, self.pattern.len() as f64);
+        w * (l - 2.0) + g.bound.max_b + g.bound.max_s * NOMINAL_M <= 0.0
     }
 
     /// The index of a family whose every gate holds a full opcode pattern.
