@@ -239,11 +239,15 @@ impl<const W: usize> Ffn<W> {
     /// (column 0's largest |value| is about 1, so M is 4 at most steps). True
     /// for a group whose gate is not a full opcode pattern (it joins no index).
     fn index_tight(&self, g: &Group<W>) -> bool {
-        let gate = &self.terms[span(&g.gate)];
-        let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1.abs());
-        let Some(ws) = self.pattern.iter().map(|&r| on(r)).collect::<Option<Vec<f32>>>() else { return true };
-        let (w, l) = (ws[0] as f64, self.pattern.len() as f64);
+        let Some(ws) = self.pattern_weights(&self.terms[span(&g.gate)]) else { return true };
+        let (w, l) = (ws[0].abs() as f64, self.pattern.len() as f64);
         w * (l - 2.0) + g.bound.max_b + g.bound.max_s * NOMINAL_M <= 0.0
+    }
+
+    /// A gate's weights on the opcode field's rows, bit 0 first, if it has one on each.
+    fn pattern_weights(&self, gate: &[Entry]) -> Option<Vec<f32>> {
+        let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1);
+        self.pattern.iter().map(|&r| on(r)).collect()
     }
 
     /// The index of a family whose every gate holds a full opcode pattern.
@@ -259,8 +263,7 @@ impl<const W: usize> Ffn<W> {
         };
         for gi in groups {
             let gate = &self.terms[span(&self.groups[gi].gate)];
-            let on = |r: usize| gate.iter().find(|e| e.0 as usize == r).map(|e| e.1);
-            let ws: Vec<f32> = self.pattern.iter().map(|&r| on(r)).collect::<Option<_>>()?;
+            let ws = self.pattern_weights(gate)?;
             let w = ws[0].abs();
             if w == 0.0 || ws.iter().any(|v| v.abs() != w) {
                 return None;
