@@ -588,6 +588,11 @@ impl<const W: usize> Head<W> {
     }
 
     /// Every source's best two as the dense definition finds them (for the UI).
+    /// The rows V writes.
+    pub fn writes(&self) -> RowMask<W> {
+        self.writes
+    }
+
     pub fn trace(&self) -> HeadTrace {
         let matches = (0..self.n).filter(|&i| self.class[i] != Class::Zero).filter_map(|i| self.scan(i).record(i));
         HeadTrace { name: self.name, role: self.role, matches: matches.collect() }

@@ -30,6 +30,10 @@
 //!   targets, which get the difference ([`head`]).
 //! - **lanes**: forms whose units write one row are evaluated eight side
 //!   by side, as vector instructions ([`ffn`]).
+//! - **layer rows**: an evaluated column is loaded and stored only in the
+//!   blocks of eight rows that hold a row the layer's heads write or its FFN
+//!   reads, writes or clears; every other row's output is its input (+ 0.0),
+//!   so only those of them that moved are copied ([`rows::Blocks`]).
 
 mod changes;
 mod colset;
@@ -46,7 +50,7 @@ use super::weights::{Layer, Weights};
 use super::Backend;
 use changes::Changes;
 use colset::ColSet;
-use rows::RowMask;
+use rows::{Blocks, RowMask};
 
 /// Which shortcuts the sparse engine takes. Tests compare each against plain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +64,7 @@ pub struct Shortcuts {
     pub lowest_two: bool,
     pub vx_delta: bool,
     pub lanes: bool,
+    pub layer_rows: bool,
 }
 
 impl Shortcuts {
@@ -73,6 +78,7 @@ impl Shortcuts {
         lowest_two: true,
         vx_delta: true,
         lanes: true,
+        layer_rows: true,
     };
     pub const NONE: Shortcuts = Shortcuts {
         argmax_index: false,
@@ -84,10 +90,11 @@ impl Shortcuts {
         lowest_two: false,
         vx_delta: false,
         lanes: false,
+        layer_rows: false,
     };
 
     /// ALL, and each one switched off alone, and NONE (for equivalence tests).
-    pub fn variants() -> [(&'static str, Shortcuts); 11] {
+    pub fn variants() -> [(&'static str, Shortcuts); 12] {
         let all = Shortcuts::ALL;
         [
             ("all", all),
@@ -100,6 +107,7 @@ impl Shortcuts {
             ("no lowest two", Shortcuts { lowest_two: false, ..all }),
             ("no vx delta", Shortcuts { vx_delta: false, ..all }),
             ("no lanes", Shortcuts { lanes: false, ..all }),
+            ("no layer rows", Shortcuts { layer_rows: false, ..all }),
             ("none", Shortcuts::NONE),
         ]
     }
@@ -124,6 +132,8 @@ struct SparseLayer<const W: usize> {
     inert: Vec<ffn::Inert<W>>,
     /// Caches hold nothing yet: recompute every column once.
     fresh: bool,
+    /// The blocks of rows an evaluated column loads and stores (`layer_rows`).
+    blocks: rows::Blocks<W>,
 }
 
 /// Row masks of four words hold d ≤ 256 rows: every 8- and 16-bit configuration.
@@ -156,6 +166,8 @@ pub struct Core<const W: usize> {
     /// One column's FFN input and output.
     col: Vec<f32>,
     y: Vec<f32>,
+    /// Every block of a column (the loads and stores without `layer_rows`).
+    all_blocks: Blocks<W>,
 }
 
 impl<const W: usize> SparseLayer<W> {
@@ -163,9 +175,12 @@ impl<const W: usize> SparseLayer<W> {
         let (d, n) = (lay.d, lay.n);
         let opcode: Vec<usize> = (0..lay.dec_a.len).map(|i| lay.dec_a.bit(i)).collect();
         let heads: Vec<head::Head<W>> = l.heads.iter().map(|h| head::Head::new(h, d, n)).collect();
+        let ffn = ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode);
+        let rows = heads.iter().fold(ffn.touch(), |m, h| m.union(&h.writes()));
         SparseLayer {
             name: l.name,
-            ffn: ffn::Ffn::new(&l.ffn, d, gate_weight, &opcode),
+            blocks: Blocks::of(rows, d),
+            ffn,
             acc: if l.heads.is_empty() { Vec::new() } else { vec![0.0; d * n] },
             acc_changed: Changes::new(n),
             heads,
@@ -205,6 +220,7 @@ impl<const W: usize> Core<W> {
             synced: false,
             col: vec![0.0; d],
             y: vec![0.0; d],
+            all_blocks: Blocks::all(d),
         }
     }
 
@@ -265,23 +281,30 @@ impl<const W: usize> Core<W> {
         let (pending, next) = self.pending.split_at_mut(li + 1);
         let (pending, next) = (&mut pending[li], &mut next[0]);
         let extra = l.acc_changed.list().iter().copied().filter(|&j| !pending.contains(j));
+        let blocks = if self.shortcuts.layer_rows { &l.blocks } else { &self.all_blocks };
         for j in pending.list().iter().copied().chain(extra) {
             let a = &mut self.col;
             let (src, acc) = (&inp[j * d..(j + 1) * d], (!l.acc.is_empty()).then(|| &l.acc[j * d..(j + 1) * d]));
+            let (dst, moved) = (&mut out[j * d..(j + 1) * d], pending.rows(j).union(&l.acc_changed.rows(j)));
             if self.shortcuts.dirty_rows {
                 // Moved only in rows the last output ignored or copied, within their
                 // tolerance: the same output, with the copied rows copied again.
-                let moved = pending.rows(j).union(&l.acc_changed.rows(j));
-                if let Some(changed) = l.inert[j].carry(moved, src, acc, &mut out[j * d..(j + 1) * d]) {
+                if let Some(changed) = l.inert[j].carry(moved, src, acc, dst) {
                     if !changed.is_empty() {
                         next.insert(j, changed);
                     }
                     continue;
                 }
             }
-            let scan = rows::ColumnScan::load(a, &mut self.y, l.ffn.start(self.shortcuts), src, acc);
+            let scan = rows::ColumnScan::load(a, &mut self.y, l.ffn.start(self.shortcuts), src, acc, blocks);
             l.inert[j] = l.ffn.apply(a, &scan, &mut self.y, self.shortcuts);
-            let changed = rows::store(&mut out[j * d..(j + 1) * d], &self.y);
+            let mut changed = rows::store(dst, &self.y, blocks);
+            // Outside the blocks the output is the input: copy the rows that moved.
+            moved.and(&blocks.outside()).blocks(d, |at, bits| {
+                let out: &mut [f32; 8] = (&mut dst[at..at + 8]).try_into().expect("eight rows");
+                changed.or_bits(at, rows::put8(out, &rows::value8(src, acc, at), bits));
+                true
+            });
             if !changed.is_empty() {
                 next.insert(j, changed);
             }

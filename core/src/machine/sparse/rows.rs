@@ -18,6 +18,52 @@ impl<const W: usize> Default for RowMask<W> {
     }
 }
 
+/// The blocks of eight rows a pass over a column of d rows loads and stores:
+/// every block holding one of the given rows (as [`RowMask::blocks`] finds
+/// them, the last moved back to end at d). Each start + 8 ≤ d, checked here,
+/// is what the passes' unchecked loads rely on.
+pub struct Blocks<const W: usize> {
+    d: usize,
+    /// The starts of the blocks at multiples of eight, and of the one moved back.
+    aligned: Vec<u32>,
+    tail: Option<u32>,
+    /// The rows of the column outside the blocks.
+    outside: RowMask<W>,
+}
+
+impl<const W: usize> Blocks<W> {
+    /// The blocks holding `rows` (those below d) in a column of `d ≥ 8` rows.
+    pub fn of(rows: RowMask<W>, d: usize) -> Blocks<W> {
+        assert!((8..=RowMask::<W>::ROWS).contains(&d), "a column of 8..=ROWS rows");
+        let (mut starts, mut covered) = (Vec::new(), RowMask::default());
+        rows.and(&RowMask::of_rows(0..d)).blocks(d, |at, _| {
+            starts.push(u32::try_from(at).expect("row fits u32"));
+            covered.or_bits(at, 0xff);
+            true
+        });
+        assert!(starts.iter().all(|&at| at as usize + 8 <= d));
+        let tail = starts.last().copied().filter(|at| at % 8 != 0);
+        starts.truncate(starts.len() - usize::from(tail.is_some()));
+        Blocks { d, aligned: starts, tail, outside: RowMask::of_rows(0..d).and(&covered.not()) }
+    }
+
+    /// Every block's first row.
+    pub fn starts(&self) -> impl Iterator<Item = usize> + '_ {
+        self.aligned.iter().chain(&self.tail).map(|&at| at as usize)
+    }
+
+    /// Every block of the column.
+    pub fn all(d: usize) -> Blocks<W> {
+        Blocks::of(RowMask::ALL, d)
+    }
+
+    /// The rows of the column outside the blocks.
+    #[inline]
+    pub fn outside(&self) -> RowMask<W> {
+        self.outside
+    }
+}
+
 /// What one pass over a column finds: its nonzero rows, the largest |value|
 /// (for the gate bounds), and whether every value is finite.
 pub struct ColumnScan<const W: usize> {
@@ -125,31 +171,40 @@ impl<const W: usize> RowMask<W> {
 
 impl<const W: usize> ColumnScan<W> {
     /// `a = inp (+ acc)` and `y = a & keep` (bitwise: all ones keeps a row,
-    /// 0 zeroes it), scanned in the same pass. On the bits: |v| as an integer
-    /// orders like |v| for every non-NaN float, and NaN or ±∞ is ≥ the bits
-    /// of +∞, so the max and `finite` are integer operations.
+    /// 0 zeroes it) in the blocks of eight rows starting at `blocks`, scanned
+    /// in the same pass (the scan sees only those rows). On the bits: |v| as
+    /// an integer orders like |v| for every non-NaN float, and NaN or ±∞ is ≥
+    /// the bits of +∞, so the max and `finite` are integer operations.
     #[inline(always)]
-    pub fn load(a: &mut [f32], y: &mut [f32], keep: &[u32], inp: &[f32], acc: Option<&[f32]>) -> ColumnScan<W> {
+    pub fn load(
+        a: &mut [f32],
+        y: &mut [f32],
+        keep: &[u32],
+        inp: &[f32],
+        acc: Option<&[f32]>,
+        blocks: &Blocks<W>,
+    ) -> ColumnScan<W> {
         let d = a.len();
         assert!(
             (8..=RowMask::<W>::ROWS).contains(&d)
                 && [y.len(), keep.len(), inp.len(), acc.map_or(d, <[f32]>::len)] == [d; 4]
+                && blocks.d == d
         );
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 is checked at run time (d ≥ 8 rows), SSE2 is part of
         // the x86_64 baseline; the lengths are checked above.
         return unsafe {
             if d >= 8 && std::arch::is_x86_feature_detected!("avx2") {
-                avx2::load(a, y, keep, inp, acc)
+                avx2::load(a, y, keep, inp, acc, blocks)
             } else {
-                sse2::load(a, y, keep, inp, acc)
+                sse2::load(a, y, keep, inp, acc, blocks)
             }
         };
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         // SAFETY: simd128 is enabled for this build; the lengths are checked above.
-        return unsafe { simd128::load(a, y, keep, inp, acc) };
+        return unsafe { simd128::load(a, y, keep, inp, acc, blocks) };
         #[allow(unreachable_code)]
-        scalar::load(a, y, keep, inp, acc)
+        scalar::load(a, y, keep, inp, acc, blocks)
     }
 
     /// From the nonzero rows and the largest |value| as bits.
@@ -161,26 +216,39 @@ impl<const W: usize> ColumnScan<W> {
 
 const INF: u32 = 0x7f80_0000;
 
-/// `dst ← y + 0.0` (canonical zeros: −0.0 + 0.0 = +0.0); returns the rows
-/// whose bits changed.
+/// `dst ← y + 0.0` (canonical zeros: −0.0 + 0.0 = +0.0) in the blocks of
+/// eight rows starting at `blocks`; returns the rows whose bits changed.
 #[inline(always)]
-pub fn store<const W: usize>(dst: &mut [f32], y: &[f32]) -> RowMask<W> {
-    assert!(dst.len() == y.len() && y.len() >= 8 && y.len() <= RowMask::<W>::ROWS);
+pub fn store<const W: usize>(dst: &mut [f32], y: &[f32], blocks: &Blocks<W>) -> RowMask<W> {
+    assert!(dst.len() == y.len() && y.len() >= 8 && y.len() <= RowMask::<W>::ROWS && blocks.d == y.len());
     #[cfg(target_arch = "x86_64")]
     // SAFETY: AVX2 is checked at run time (≥ 8 rows), SSE2 is part of the
     // x86_64 baseline; the lengths are checked above.
     return unsafe {
         if y.len() >= 8 && std::arch::is_x86_feature_detected!("avx2") {
-            avx2::store(dst, y)
+            avx2::store(dst, y, blocks)
         } else {
-            sse2::store(dst, y)
+            sse2::store(dst, y, blocks)
         }
     };
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     // SAFETY: simd128 is enabled for this build; the lengths are checked above.
-    return unsafe { simd128::store(dst, y) };
+    return unsafe { simd128::store(dst, y, blocks) };
     #[allow(unreachable_code)]
-    scalar::store(dst, y)
+    scalar::store(dst, y, blocks)
+}
+
+/// Rows `at..at + 8` of a layer's input `src (+ acc)`, as the layer sees them.
+#[inline(always)]
+pub fn value8(src: &[f32], acc: Option<&[f32]>, at: usize) -> [f32; 8] {
+    let s: [f32; 8] = src[at..at + 8].try_into().expect("eight rows");
+    match acc {
+        Some(acc) => {
+            let a: [f32; 8] = acc[at..at + 8].try_into().expect("eight rows");
+            std::array::from_fn(|l| s[l] + a[l])
+        }
+        None => std::array::from_fn(|l| s[l] + 0.0),
+    }
 }
 
 /// Bit l set where `|v[l]| ≤ tol` (false for NaN), for eight rows.
@@ -224,7 +292,7 @@ pub fn put8(dst: &mut [f32; 8], v: &[f32; 8], take: u32) -> u32 {
 
 /// The definition the SIMD passes follow, one row at a time.
 mod scalar {
-    use super::{ColumnScan, RowMask};
+    use super::{Blocks, ColumnScan, RowMask};
 
     pub fn load<const W: usize>(
         a: &mut [f32],
@@ -232,9 +300,10 @@ mod scalar {
         keep: &[u32],
         inp: &[f32],
         acc: Option<&[f32]>,
+        blocks: &Blocks<W>,
     ) -> ColumnScan<W> {
         let (mut nonzero, mut max) = (RowMask::default(), 0u32);
-        for r in 0..a.len() {
+        for r in blocks.starts().flat_map(|at| at..at + 8) {
             let v = acc.map_or(inp[r], |s| inp[r] + s[r]);
             a[r] = v;
             y[r] = f32::from_bits(v.to_bits() & keep[r]);
@@ -265,9 +334,9 @@ mod scalar {
         changed
     }
 
-    pub fn store<const W: usize>(dst: &mut [f32], y: &[f32]) -> RowMask<W> {
+    pub fn store<const W: usize>(dst: &mut [f32], y: &[f32], blocks: &Blocks<W>) -> RowMask<W> {
         let mut changed = RowMask::default();
-        for r in 0..y.len() {
+        for r in blocks.starts().flat_map(|at| at..at + 8) {
             let v = y[r] + 0.0;
             if v.to_bits() != dst[r].to_bits() {
                 changed.set(r);
@@ -278,36 +347,38 @@ mod scalar {
     }
 }
 
-/// Runs `lanes(at, k)` (which handles rows `at..at + L` and returns their L
-/// bits; `k` numbers the call within a round) over rows `0..len`, in rounds
-/// of 4·L, then single calls, the last overlapping the one before when `len`
-/// is not a multiple of L (a row seen twice gives the same bits). Returns
-/// the bits as a mask of W words.
+/// Runs `lanes(at, k)` (which handles rows `at..at + 8` and returns their
+/// eight bits; `k` numbers the call within a round of four, so that a caller
+/// can keep four independent accumulators) on every block of `blocks`.
+/// Returns the bits as a mask of W words.
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn by_lanes<const L: usize, const W: usize>(len: usize, mut lanes: impl FnMut(usize, usize) -> u64) -> RowMask<W> {
+fn by_blocks<const W: usize>(blocks: &Blocks<W>, mut lanes: impl FnMut(usize, usize) -> u64) -> RowMask<W> {
     let mut mask = RowMask::default();
-    let mut r = 0;
-    while r + 4 * L <= len {
-        let bits = lanes(r, 0) | lanes(r + L, 1) << L | lanes(r + 2 * L, 2) << (2 * L) | lanes(r + 3 * L, 3) << (3 * L);
-        mask.0[r / 64] |= bits << (r % 64);
-        r += 4 * L;
+    // An aligned block's eight bits are one byte of the mask (little-endian words).
+    let put = |mask: &mut RowMask<W>, at: usize, bits: u64| {
+        let bytes = mask.0.as_mut_ptr() as *mut u8;
+        // SAFETY: at + 8 ≤ d ≤ 64·W (checked by `Blocks::of`): byte at / 8 is within the W words.
+        unsafe { *bytes.add(at / 8) = bits as u8 }
+    };
+    let mut rounds = blocks.aligned.chunks_exact(4);
+    for round in &mut rounds {
+        let at: [usize; 4] = std::array::from_fn(|k| round[k] as usize);
+        let bits = [lanes(at[0], 0), lanes(at[1], 1), lanes(at[2], 2), lanes(at[3], 3)];
+        (0..4).for_each(|k| put(&mut mask, at[k], bits[k]));
     }
-    while r < len {
-        let at = r.min(len - L);
-        let (bits, word, shift) = (lanes(at, 0), at / 64, at % 64);
-        mask.0[word] |= bits << shift;
-        if shift + L > 64 {
-            mask.0[word + 1] |= bits >> (64 - shift);
-        }
-        r = at + L;
+    for &at in rounds.remainder() {
+        put(&mut mask, at as usize, lanes(at as usize, 0));
+    }
+    if let Some(at) = blocks.tail {
+        mask.or_bits(at as usize, lanes(at as usize, 0) as u32);
     }
     mask
 }
 
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
-    use super::{by_lanes, ColumnScan, RowMask, INF};
+    use super::{by_blocks, Blocks, ColumnScan, RowMask, INF};
     use std::arch::x86_64::*;
 
     /// Eight rows a call, as two fours; four independent max lanes (lane k
@@ -319,10 +390,11 @@ mod sse2 {
         keep: &[u32],
         inp: &[f32],
         acc: Option<&[f32]>,
+        blocks: &Blocks<W>,
     ) -> ColumnScan<W> {
         let (abs_mask, last_finite) = (_mm_set1_epi32(0x7fff_ffff), _mm_set1_epi32(INF as i32 - 1));
         let (mut max, mut bad) = ([_mm_setzero_ps(); 4], _mm_setzero_si128());
-        let nonzero = by_lanes::<8, W>(a.len(), |at, lane| {
+        let nonzero = by_blocks(blocks, |at, lane| {
             let mut zero = 0;
             for at in [at, at + 4] {
                 let mut v = _mm_loadu_ps(inp.as_ptr().add(at));
@@ -384,8 +456,8 @@ mod sse2 {
     }
 
     #[inline]
-    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32]) -> RowMask<W> {
-        by_lanes::<8, W>(y.len(), |at, _| {
+    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32], blocks: &Blocks<W>) -> RowMask<W> {
+        by_blocks(blocks, |at, _| {
             let mut half = |at: usize| {
                 let v = _mm_add_ps(_mm_loadu_ps(y.as_ptr().add(at)), _mm_setzero_ps());
                 let old = _mm_loadu_ps(dst.as_ptr().add(at));
@@ -402,7 +474,7 @@ mod sse2 {
 /// As [`sse2`], eight rows per instruction; chosen at run time.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{by_lanes, ColumnScan, RowMask};
+    use super::{by_blocks, Blocks, ColumnScan, RowMask};
     use std::arch::x86_64::*;
 
     #[inline]
@@ -413,10 +485,11 @@ mod avx2 {
         keep: &[u32],
         inp: &[f32],
         acc: Option<&[f32]>,
+        blocks: &Blocks<W>,
     ) -> ColumnScan<W> {
         let abs_mask = _mm256_set1_epi32(0x7fff_ffff);
         let mut max = [_mm256_setzero_si256(); 4];
-        let nonzero = by_lanes::<8, W>(a.len(), |at, lane| {
+        let nonzero = by_blocks(blocks, |at, lane| {
             let mut v = _mm256_loadu_ps(inp.as_ptr().add(at));
             if let Some(s) = acc {
                 v = _mm256_add_ps(v, _mm256_loadu_ps(s.as_ptr().add(at)));
@@ -438,8 +511,8 @@ mod avx2 {
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32]) -> RowMask<W> {
-        by_lanes::<8, W>(y.len(), |at, _| {
+    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32], blocks: &Blocks<W>) -> RowMask<W> {
+        by_blocks(blocks, |at, _| {
             let v = _mm256_add_ps(_mm256_loadu_ps(y.as_ptr().add(at)), _mm256_setzero_ps());
             let old = _mm256_loadu_ps(dst.as_ptr().add(at));
             let same = _mm256_cmpeq_epi32(_mm256_castps_si256(v), _mm256_castps_si256(old));
@@ -451,7 +524,7 @@ mod avx2 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
-    use super::{by_lanes, ColumnScan, RowMask};
+    use super::{by_blocks, Blocks, ColumnScan, RowMask};
     use std::arch::wasm32::*;
 
     /// As the SSE2 version (simd128 has an unsigned integer max).
@@ -462,10 +535,11 @@ mod simd128 {
         keep: &[u32],
         inp: &[f32],
         acc: Option<&[f32]>,
+        blocks: &Blocks<W>,
     ) -> ColumnScan<W> {
         let abs_mask = i32x4_splat(0x7fff_ffff);
         let mut max = [i32x4_splat(0); 4];
-        let nonzero = by_lanes::<8, W>(a.len(), |at, lane| {
+        let nonzero = by_blocks(blocks, |at, lane| {
             let mut half = |at: usize| {
                 let mut v = v128_load(inp.as_ptr().add(at) as *const v128);
                 if let Some(s) = acc {
@@ -523,8 +597,8 @@ mod simd128 {
     }
 
     #[inline]
-    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32]) -> RowMask<W> {
-        by_lanes::<8, W>(y.len(), |at, _| {
+    pub unsafe fn store<const W: usize>(dst: &mut [f32], y: &[f32], blocks: &Blocks<W>) -> RowMask<W> {
+        by_blocks(blocks, |at, _| {
             let mut half = |at: usize| {
                 let v = f32x4_add(v128_load(y.as_ptr().add(at) as *const v128), f32x4_splat(0.0));
                 let old = v128_load(dst.as_ptr().add(at) as *const v128);
@@ -541,8 +615,9 @@ mod simd128 {
 mod tests {
     use super::*;
 
-    type Load<const W: usize> = unsafe fn(&mut [f32], &mut [f32], &[u32], &[f32], Option<&[f32]>) -> ColumnScan<W>;
-    type Store<const W: usize> = unsafe fn(&mut [f32], &[f32]) -> RowMask<W>;
+    type Load<const W: usize> =
+        unsafe fn(&mut [f32], &mut [f32], &[u32], &[f32], Option<&[f32]>, &Blocks<W>) -> ColumnScan<W>;
+    type Store<const W: usize> = unsafe fn(&mut [f32], &[f32], &Blocks<W>) -> RowMask<W>;
 
     const SPECIAL: [f32; 8] = [0.0, -0.0, 0.5, -1.0, 100.0, f32::MIN_POSITIVE, -3.0e38, 1.25];
 
@@ -580,7 +655,8 @@ mod tests {
     /// Every SIMD pass this machine can run computes what the scalar definition
     /// computes, bit for bit: with the 4-word masks of 8- and 16-bit machines on
     /// every length from 8 to 64 and the compact d, and with the 6-word masks of
-    /// 32-bit machines on lengths around each word's end and up to 384 rows.
+    /// 32-bit machines on lengths around each word's end and up to 384 rows;
+    /// over every block of the column and over some of them.
     #[test]
     fn simd_passes_match_the_scalar_definition() {
         check::<4>(&columns((8..=64).chain([146])));
@@ -599,12 +675,15 @@ mod tests {
             // Half the columns with an attention sum: another of the same length.
             let acc = (i % 2 == 0).then(|| &cols[i / 6 * 6 + (i + 1) % 6][..]);
             let keep: Vec<u32> = (0..d).map(|r| if r % 3 == 0 { 0 } else { !0 }).collect();
+            // Every block, and the blocks holding every seventh row from the third.
+            let some = Blocks::<W>::of(RowMask::of_rows((3..d).step_by(7 + i % 5 * 4)), d);
+            let blocks = if i / 2 % 2 == 0 { Blocks::<W>::all(d) } else { some };
             let (mut a0, mut y0) = (vec![0.0; d], vec![0.0; d]);
-            let want = scalar::load(&mut a0, &mut y0, &keep, inp, acc);
+            let want = scalar::load(&mut a0, &mut y0, &keep, inp, acc, &blocks);
             for (name, load) in &loads {
                 let (mut a, mut y) = (vec![0.0; d], vec![0.0; d]);
-                // SAFETY: the feature was detected; the lengths agree.
-                let got = unsafe { load(&mut a, &mut y, &keep, inp, acc) };
+                // SAFETY: the feature was detected; the lengths agree; `Blocks` checked the starts.
+                let got = unsafe { load(&mut a, &mut y, &keep, inp, acc, &blocks) };
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(scan_bits(&got), scan_bits(&want), "{name} load, column {i}");
                 assert_eq!((bits(&a), bits(&y)), (bits(&a0), bits(&y0)), "{name} load, column {i}");
@@ -628,11 +707,11 @@ mod tests {
             }
             let mut dst0 = cols[i / 6 * 6 + (i + 3) % 6].clone();
             let old = dst0.clone();
-            let want = scalar::store(&mut dst0, inp);
+            let want = scalar::store(&mut dst0, inp, &blocks);
             for (name, store) in &stores {
                 let mut dst = old.clone();
                 // SAFETY: as above.
-                let got = unsafe { store(&mut dst, inp) };
+                let got = unsafe { store(&mut dst, inp, &blocks) };
                 assert_eq!(got, want, "{name} store, column {i}");
                 assert!(dst.iter().zip(&dst0).all(|(x, y)| x.to_bits() == y.to_bits()), "{name} store, column {i}");
             }

@@ -93,6 +93,7 @@ impl<const W: usize> Ffn<W> {
             b2_rows: RowMask::of_rows(f.b2.iter().map(|e| e.0)),
             rows: RowMask::of_rows(0..d),
             watch: RowMask::default(),
+            touch: RowMask::default(),
             eps: (f.units.iter().map(|u| u.w1.len()).max().unwrap_or(0) + 2) as f64 * f64::from(f32::EPSILON),
         };
         // `ReLU(x + γ)·(−1) + ReLU(−x + γ)·(+1)` on one row: clears it where γ = 0.
@@ -186,6 +187,8 @@ impl<const W: usize> Ffn<W> {
             g.soft_gate = g.gate_rows.meets(&ffn.soft);
         }
         ffn.watch = ffn.groups.iter().chain([&ffn.clears]).fold(RowMask::default(), |m, g| m.union(&g.touch));
+        let writes = ffn.groups.iter().chain([&ffn.clears]).fold(RowMask::default(), |m, g| m.union(&g.writes));
+        ffn.touch = ffn.watch.union(&writes).union(&ffn.keep_zero).union(&ffn.b2_rows);
         ffn.build_lanes();
         ffn.gather_families();
         // What `at` and the evaluation's unchecked indexing rely on.

@@ -45,7 +45,7 @@ impl<const W: usize> Inert<W> {
         // blocks of eight rows below stay within the column.
         let d = src.len();
         assert!(self.d as usize <= d && d >= 8 && acc.is_none_or(|s| s.len() == d) && dst.len() == d);
-        let value = |at: usize| value8(src, acc, at);
+        let value = |at: usize| rows::value8(src, acc, at);
         // All rows checked before any is written (on None the caller evaluates
         // and compares with the output as it was). `<=` is false for NaN: a NaN
         // is never carried where a unit reads it.
@@ -61,19 +61,6 @@ impl<const W: usize> Inert<W> {
             true
         });
         Some(changed)
-    }
-}
-
-/// Rows `at..at + 8` of the layer's input `src (+ acc)`.
-#[inline(always)]
-fn value8(src: &[f32], acc: Option<&[f32]>, at: usize) -> [f32; 8] {
-    let s: [f32; 8] = src[at..at + 8].try_into().expect("eight rows");
-    match acc {
-        Some(acc) => {
-            let a: [f32; 8] = acc[at..at + 8].try_into().expect("eight rows");
-            std::array::from_fn(|l| s[l] + a[l])
-        }
-        None => std::array::from_fn(|l| s[l] + 0.0),
     }
 }
 

@@ -178,11 +178,18 @@ pub struct Ffn<const W: usize> {
     /// Every row some unit reads (a clear's included): outside them, no
     /// value enters a bound or a sum but its own row's.
     watch: RowMask<W>,
+    /// Every row the FFN reads, writes or clears: outside them `y = a`.
+    touch: RowMask<W>,
     /// Relative bound on the rounding of a unit's f32 sum: (terms + 2)·2^−23.
     eps: f64,
 }
 
 impl<const W: usize> Ffn<W> {
+    /// Every row the FFN reads, writes or clears (outside them, `y = a`).
+    pub fn touch(&self) -> RowMask<W> {
+        self.touch
+    }
+
     pub fn bytes(&self) -> usize {
         use std::mem::size_of;
         (self.groups.len() + 1) * size_of::<Group<W>>()
