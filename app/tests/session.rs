@@ -278,20 +278,23 @@ fn a_counter_in_two_words_shows_its_whole_value_beside_the_raw_word() {
 }
 
 /// A structure in the variables table reads by member, as the call stack shows it (a
-/// union by every member, a pointer inside as its target); its raw words stay in `vars`.
+/// union by every member, a pointer inside as its target), and a pointer variable as
+/// its target; their raw words stay in `vars`.
 #[test]
-fn the_variables_table_shows_a_structure_by_member() {
+fn the_variables_table_shows_structures_by_member_and_pointers_by_target() {
     let src = "struct point { int x; int y; };\nunion word { int i; unsigned u; };\nstruct point p;\n\
-               struct point *at;\nstruct tag { int n; struct point *to; } t;\nunion word w;\n\
+               struct point *at;\nint *none;\nstruct tag { int n; struct point *to; } t;\nunion word w;\n\
                int main() { p.x = 3; p.y = 4; t.n = 2; t.to = &p; at = &p; w.i = -1; return 0; }\n";
     let mut s = session(src, "small");
     assert_eq!(s.run_to_end(10_000), Stop::Finished, "{}", s.rendered_diagnostics());
     assert_eq!(var(&s, "p").value, "{x = 3, y = 4}");
     assert_eq!(var(&s, "t").value, "{n = 2, to = → p}");
     assert_eq!(var(&s, "w").value, "{i = -1, u = 255}");
-    assert!(var(&s, "at").value.parse::<i32>().is_ok(), "a pointer variable is its number, as before");
+    assert_eq!(var(&s, "at").value, "→ p", "a pointer variable reads as the call stack shows it");
+    assert_eq!(var(&s, "none").value, "NULL");
     let v = s.view(false, 0.0);
     assert_eq!(v.vars.get("p"), Some(&Value::Array(vec![3, 4])), "the report's words");
-    let by_member: Vec<&str> = v.by_member.iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(by_member, ["p", "t", "w"]);
+    assert!(matches!(v.vars.get("at"), Some(Value::Scalar(n)) if *n > 0), "the pointer's slot, as a word");
+    let formatted: Vec<&str> = v.formatted.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(formatted, ["p", "at", "none", "t", "w"]);
 }

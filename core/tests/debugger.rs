@@ -446,7 +446,7 @@ fn structures_and_unions_show_by_member_on_every_engine() {
         assert_eq!(d.print("p.z").unwrap_err(), "`struct point` has no member `z`");
         assert_eq!(d.agrees(), engine.is_transformer().then_some(true));
         // The page's variables table: the same text, keyed as the run report keys variables.
-        let table = value::structures(d.program(), &d.state().mem);
+        let table = value::formatted(d.program(), &d.state().mem);
         let shown: Vec<(&str, &str)> = table.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         assert_eq!(shown, [("lots", LOTS), ("s", SEG), ("p", "{x = 3, y = 4}"), ("g", BAG), ("w", WORD)], "{engine:?}");
         // The memory view names the union's type too.

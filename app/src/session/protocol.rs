@@ -319,10 +319,10 @@ pub struct View {
     /// That instruction as text.
     pub instr_text: Option<String>,
     pub vars: Vars,
-    /// The variables of `vars` that hold a structure, as text by member
-    /// (`{x = 3, y = 4}`, as the call stack shows them), for the variables table.
+    /// The variables of `vars` that hold a structure or a pointer, as text as the
+    /// call stack shows them (`{x = 3, y = 4}`, `→ a[2]`), for the variables table.
     #[serde(default)]
-    pub by_member: Vec<(String, String)>,
+    pub formatted: Vec<(String, String)>,
     /// Variables the last action changed (keys of `vars`).
     pub changed: Vec<String>,
     pub fault: Option<Fault>,

@@ -10,7 +10,7 @@
 use super::protocol::{AttnRow, Build, LayerAt, ListingRow, Status, View};
 use super::{Layers, Phase, Session};
 use crate::demo::{two_words, HIGH_WORD};
-use loom_core::frontend::debugger::value::structures;
+use loom_core::frontend::debugger::value::formatted;
 use loom_core::frontend::explain::{column_name, plain};
 use loom_core::frontend::format_instr;
 use loom_core::frontend::report::{self, Value, Vars};
@@ -31,9 +31,9 @@ pub struct VarRow {
     pub changed: bool,
 }
 
-/// The text of variable `name` when it holds a structure: `by_member` is [`View`]'s.
-pub fn shown<'a>(by_member: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    by_member.iter().find(|(k, _)| k == name).map(|(_, text)| text.as_str())
+/// The text of variable `name` when it holds a structure or a pointer: `formatted` is [`View`]'s.
+pub fn shown<'a>(formatted: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    formatted.iter().find(|(k, _)| k == name).map(|(_, text)| text.as_str())
 }
 
 /// A variable's value as the variables table shows it. The low word of a
@@ -103,20 +103,21 @@ impl Session {
         Some(report::vars(self.program.as_ref()?, &state.mem))
     }
 
-    /// The variables holding a structure, by member (keys of [`Self::vars_of`]'s).
-    fn by_member(&self, state: &MachineState) -> Vec<(String, String)> {
-        self.program.as_ref().map_or_else(Vec::new, |p| structures(p, &state.mem))
+    /// The variables holding a structure or a pointer, as the call stack shows them
+    /// (keys of [`Self::vars_of`]'s).
+    fn formatted(&self, state: &MachineState) -> Vec<(String, String)> {
+        self.program.as_ref().map_or_else(Vec::new, |p| formatted(p, &state.mem))
     }
 
     /// The named variables with their values, marked when the last action changed them.
     pub fn variables(&self) -> Vec<VarRow> {
         let Some(state) = self.shown_state() else { return Vec::new() };
         let Some(now) = self.vars_of(&state) else { return Vec::new() };
-        let (changed, by_member) = (self.changed(&now), self.by_member(&state));
+        let (changed, formatted) = (self.changed(&now), self.formatted(&state));
         now.iter()
             .map(|(name, v)| VarRow {
                 name: name.clone(),
-                value: shown(&by_member, name).map_or_else(|| v.to_string(), str::to_owned),
+                value: shown(&formatted, name).map_or_else(|| v.to_string(), str::to_owned),
                 changed: changed.contains(name),
             })
             .collect()
@@ -223,7 +224,7 @@ impl Session {
     pub fn view(&self, running: bool, rate: f64) -> View {
         let state = self.shown_state();
         let vars = state.as_ref().and_then(|s| self.vars_of(s)).unwrap_or_default();
-        let by_member = state.as_ref().map_or_else(Vec::new, |s| self.by_member(s));
+        let formatted = state.as_ref().map_or_else(Vec::new, |s| self.formatted(s));
         let status = match self.phase() {
             _ if running => Status::Running,
             Phase::Edited => Status::Edited,
@@ -248,7 +249,7 @@ impl Session {
             instr_text: self.current_instr(),
             changed: self.changed(&vars),
             vars,
-            by_member,
+            formatted,
             fault,
             unwritten,
             edited: self.is_stale(),

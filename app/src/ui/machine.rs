@@ -138,7 +138,7 @@ pub fn MachineView(client: Client) -> impl IntoView {
                 .iter()
                 .map(|(name, value)| {
                     let changed = v.changed.contains(name);
-                    let text = match (shown(&v.by_member, name), config) {
+                    let text = match (shown(&v.formatted, name), config) {
                         (Some(members), _) => members.to_owned(),
                         (None, Some(c)) => value_text(&v.vars, name, value, &c),
                         (None, None) => value.to_string(),

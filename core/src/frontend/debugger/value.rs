@@ -127,10 +127,11 @@ impl Reader<'_> {
 }
 
 /// The variables whose type holds a structure (a `struct`, a `union`, an array of them)
-/// with their values read from `mem` as the call stack shows them, by member; keyed as
-/// the run report keys variables ([`report::vars`], whose words they are). What the
-/// page's variables table shows for them instead of the raw words.
-pub fn structures(prog: &Program, mem: &[i32]) -> Vec<(String, String)> {
+/// or a pointer, with their values read from `mem` as the call stack shows them: by
+/// member, and a pointer as its target (`→ a[2]`, `NULL`); keyed as the run report keys
+/// variables ([`report::vars`], whose words they are). What the page's variables table
+/// shows for them instead of the raw words, so that it and the call stack agree.
+pub fn formatted(prog: &Program, mem: &[i32]) -> Vec<(String, String)> {
     let d = &prog.debug;
     // The debug information's variable of each visible symbol: its name at its first slot.
     let typed: Vec<(String, Object)> = report::keyed(prog)
@@ -151,7 +152,7 @@ pub fn structures(prog: &Program, mem: &[i32]) -> Vec<(String, String)> {
     };
     typed
         .iter()
-        .filter(|(_, o)| matches!(o.ty.base(), CType::Struct { .. }))
+        .filter(|(_, o)| matches!(o.ty.base(), CType::Struct { .. } | CType::Ptr(_)))
         .map(|(key, o)| (key.clone(), r.at(o.ty, o.slot)))
         .collect()
 }
